@@ -1,0 +1,41 @@
+# Thin wrapper around CMake presets, so the two everyday commands are one word each.
+#   make run    set up, build and start the reader on its built-in demo server
+#   make test   set up, build (with ASan/UBSan) and run every test
+#   make bench  build in Release and run the benchmarks
+
+CMAKE ?= cmake
+CTEST ?= ctest
+READER_ARGS ?=
+
+.PHONY: all setup build run test bench install clean
+
+all: build
+
+setup:
+	@bash scripts/setup-debian.sh
+
+build/dev/build.ninja: | setup
+	$(CMAKE) --preset dev
+
+build: setup build/dev/build.ninja
+	$(CMAKE) --build --preset dev
+
+run: build
+	@bash scripts/run-reader.sh build/dev $(READER_ARGS)
+
+build/test/build.ninja: | setup
+	$(CMAKE) --preset test
+
+test: setup build/test/build.ninja
+	$(CMAKE) --build --preset test
+	$(CTEST) --preset test
+
+build/release/build.ninja: | setup
+	$(CMAKE) --preset release
+
+bench: setup build/release/build.ninja
+	$(CMAKE) --build --preset release
+	./build/release/tests/benchmarks/bench_overhead
+
+clean:
+	rm -rf build

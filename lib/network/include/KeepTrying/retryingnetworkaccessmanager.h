@@ -1,0 +1,104 @@
+#ifndef KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_H
+#define KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_H
+
+#include <KeepTrying/keeptrying_network_export.h>
+#include <KeepTrying/retrypolicy.h>
+
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkRequest>
+
+#include <memory>
+
+namespace KeepTrying {
+
+class RetryingNetworkAccessManagerPrivate;
+
+/*!
+    Counters of one manager since it was made. Times are in milliseconds.
+*/
+struct RetryStatistics
+{
+    qint64 requests = 0; //!< Logical requests started (one per outer reply).
+    qint64 attempts = 0; //!< Attempts started, first attempts included.
+    qint64 retries = 0; //!< Retries scheduled.
+    qint64 succeeded = 0; //!< Logical requests that ended without error.
+    qint64 failed = 0; //!< Logical requests that ended with an error (give-ups included).
+    qint64 gaveUp = 0; //!< Requests that ended because a limit or the deadline stopped
+    //!< the retries of a retryable fault.
+    qint64 totalLatencyMs = 0; //!< Sum of the time from start to finish, retries included.
+};
+
+/*!
+    A drop-in QNetworkAccessManager that keeps trying.
+
+    Use it wherever a QNetworkAccessManager is used: get(), post(), put(), head(),
+    deleteResource() and sendCustomRequest() return a reply at once, as before, but a
+    connectivity fault or a retryable server status does not end it: the manager tries
+    again after an exponential backoff with jitter, honours Retry-After, replays the same
+    request body and emits finished() once, when the request has succeeded or the
+    RetryPolicy says to stop. The returned reply is a RetryingReply.
+
+    Everything else stays the manager's: cookie jar, cache, proxy, redirect policy, HSTS and
+    authentication apply to every attempt.
+
+    Per request, set RetryPolicyAttribute to a RetryPolicy (RetryPolicy::never() for no
+    retries). The environment variable KEEPTRYING_SIMULATE_OFFLINE=1 starts every manager in
+    simulated offline mode.
+*/
+class KEEPTRYING_NETWORK_EXPORT RetryingNetworkAccessManager : public QNetworkAccessManager
+{
+    Q_OBJECT
+    Q_PROPERTY(bool simulatedOffline READ isSimulatedOffline WRITE setSimulatedOffline NOTIFY
+                   simulatedOfflineChanged)
+
+public:
+    /*! Request attributes read by the manager (QNetworkRequest::setAttribute). */
+    enum RequestAttribute {
+        /*! A RetryPolicy (QVariant::fromValue) that replaces the manager's for this
+            request. */
+        RetryPolicyAttribute = QNetworkRequest::User + 0x4B54
+    };
+    Q_ENUM(RequestAttribute)
+
+    explicit RetryingNetworkAccessManager(QObject *parent = nullptr);
+    ~RetryingNetworkAccessManager() override;
+
+    /*! The policy used by requests that carry none of their own. */
+    RetryPolicy retryPolicy() const;
+    /*! Sets the default policy; requests already started keep the policy they had. */
+    void setRetryPolicy(const RetryPolicy &policy);
+
+    /*! True while the manager pretends to be offline: every attempt then fails at once as
+        a connectivity fault (QNetworkReply::TemporaryNetworkFailureError) without touching
+        the network. For QA and tests. */
+    bool isSimulatedOffline() const;
+    void setSimulatedOffline(bool offline);
+
+    /*! Counters since the manager was made. */
+    RetryStatistics statistics() const;
+
+Q_SIGNALS:
+    /*! An attempt of \a reply has started; \a attempt counts from 1. */
+    void attemptStarted(QNetworkReply *reply, int attempt);
+    /*! Attempt \a attempt of \a reply failed with a retryable fault; attempt + 1 starts
+        in \a delayMs milliseconds. \a reason is short and readable ("HTTP 503",
+        "connection refused"). */
+    void retryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason);
+    /*! \a reply stopped retrying a retryable fault because a limit or the deadline was
+        reached; finished() follows. */
+    void gaveUp(QNetworkReply *reply, const QString &reason);
+    void simulatedOfflineChanged(bool offline);
+
+protected:
+    QNetworkReply *createRequest(Operation op, const QNetworkRequest &request,
+                                 QIODevice *outgoingData) override;
+
+private:
+    friend class RetryingReplyPrivate;
+    Q_DECLARE_PRIVATE(RetryingNetworkAccessManager)
+    std::unique_ptr<RetryingNetworkAccessManagerPrivate> d_ptr;
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_H

@@ -1,0 +1,80 @@
+#ifndef KEEPTRYING_RETRYINGREPLY_H
+#define KEEPTRYING_RETRYINGREPLY_H
+
+#include <KeepTrying/keeptrying_network_export.h>
+#include <KeepTrying/retrypolicy.h>
+
+#include <QtNetwork/QNetworkReply>
+
+#include <memory>
+
+namespace KeepTrying {
+
+class RetryingNetworkAccessManager;
+class RetryingReplyPrivate;
+
+/*!
+    The reply RetryingNetworkAccessManager returns: one logical request, however many
+    attempts it takes. It behaves as a plain QNetworkReply: headers, attributes, error()
+    and the body are those of the attempt that ended the request, finished() is emitted
+    exactly once, and no byte of the body is handed over twice (a retry after a partial
+    body resumes with Range/If-Range, RFC 9110 §14, or fails).
+
+    abort(), close() or deleting the reply at any time stops everything: the current
+    attempt is cancelled and no further attempt is made.
+*/
+class KEEPTRYING_NETWORK_EXPORT RetryingReply : public QNetworkReply
+{
+    Q_OBJECT
+    Q_PROPERTY(int attemptCount READ attemptCount NOTIFY attemptStarted)
+    Q_PROPERTY(bool waitingToRetry READ isWaitingToRetry NOTIFY waitingToRetryChanged)
+
+public:
+    ~RetryingReply() override;
+
+    /*! Attempts started so far, the first included (0 before the first starts). */
+    int attemptCount() const;
+    /*! True while the reply waits for the backoff before its next attempt. */
+    bool isWaitingToRetry() const;
+    /*! The policy this request follows. */
+    RetryPolicy retryPolicy() const;
+    /*! The Idempotency-Key sent with every attempt, or empty when none is sent. */
+    QByteArray idempotencyKey() const;
+
+    void abort() override;
+    void close() override;
+    qint64 bytesAvailable() const override;
+    bool canReadLine() const override;
+    void setReadBufferSize(qint64 size) override;
+    void ignoreSslErrors() override;
+
+Q_SIGNALS:
+    /*! Attempt \a attempt (from 1) has started. */
+    void attemptStarted(int attempt);
+    /*! Attempt \a attempt failed with a retryable fault; the next starts in \a delayMs ms. */
+    void retryScheduled(int attempt, qint64 delayMs, const QString &reason);
+    /*! A limit or the deadline stopped the retries; finished() follows. */
+    void gaveUp(const QString &reason);
+    void waitingToRetryChanged(bool waiting);
+
+protected:
+    qint64 readData(char *data, qint64 maxSize) override;
+#if QT_CONFIG(ssl)
+    void ignoreSslErrorsImplementation(const QList<QSslError> &errors) override;
+    void setSslConfigurationImplementation(const QSslConfiguration &configuration) override;
+    void sslConfigurationImplementation(QSslConfiguration &configuration) const override;
+#endif
+
+private:
+    friend class RetryingNetworkAccessManager;
+    RetryingReply(RetryingNetworkAccessManager *manager, QNetworkAccessManager::Operation op,
+                  const QNetworkRequest &request, QIODevice *outgoingData,
+                  const RetryPolicy &policy);
+
+    Q_DECLARE_PRIVATE(RetryingReply)
+    std::unique_ptr<RetryingReplyPrivate> d_ptr;
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_RETRYINGREPLY_H

@@ -1,0 +1,27 @@
+#ifndef KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
+#define KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
+
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+namespace KeepTrying {
+
+class RetryingNetworkAccessManagerPrivate
+{
+public:
+    explicit RetryingNetworkAccessManagerPrivate(RetryingNetworkAccessManager *q) : q_ptr(q) { }
+
+    // Creates one attempt's reply with QNetworkAccessManager's own machinery, bypassing our
+    // createRequest() override and the manager-level signals of a public get()/post().
+    QNetworkReply *createAttempt(QNetworkAccessManager::Operation op,
+                                 const QNetworkRequest &request, QIODevice *outgoingData);
+
+    RetryingNetworkAccessManager *q_ptr;
+    RetryPolicy policy;
+    RetryStatistics statistics;
+    bool simulatedOffline = false;
+    Q_DECLARE_PUBLIC(RetryingNetworkAccessManager)
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H

@@ -1,0 +1,800 @@
+#include <KeepTrying/retryafter.h>
+#include <KeepTrying/retryingreply.h>
+
+#include "logging_p.h"
+#include "retryingnetworkaccessmanager_p.h"
+#include "retryingreply_p.h"
+
+#include <QtCore/QBuffer>
+#include <QtCore/QUuid>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <utility>
+
+namespace KeepTrying {
+
+namespace {
+
+// Attributes are copied by number: every one Qt defines lies below User.
+constexpr int lastQtAttribute = 64;
+
+// Compacting the read buffer costs a move of what is left; do it only when the consumed
+// part is large and the larger part.
+constexpr qint64 compactThreshold = 64 * 1024;
+
+QByteArray methodOf(QNetworkAccessManager::Operation op, const QNetworkRequest &request)
+{
+    switch (op) {
+    case QNetworkAccessManager::HeadOperation:
+        return "HEAD";
+    case QNetworkAccessManager::GetOperation:
+        return "GET";
+    case QNetworkAccessManager::PutOperation:
+        return "PUT";
+    case QNetworkAccessManager::PostOperation:
+        return "POST";
+    case QNetworkAccessManager::DeleteOperation:
+        return "DELETE";
+    case QNetworkAccessManager::CustomOperation:
+        return request.attribute(QNetworkRequest::CustomVerbAttribute).toByteArray().toUpper();
+    case QNetworkAccessManager::UnknownOperation:
+        break;
+    }
+    return QByteArray();
+}
+
+// The first byte offset of "Content-Range: bytes FIRST-LAST/LENGTH" (RFC 9110 §14.4), or -1.
+qint64 contentRangeStart(const QByteArray &value)
+{
+    const QByteArray v = value.trimmed();
+    if (!v.startsWith("bytes "))
+        return -1;
+    const qsizetype dash = v.indexOf('-');
+    if (dash < 0)
+        return -1;
+    bool ok = false;
+    const qint64 first = v.mid(6, dash - 6).trimmed().toLongLong(&ok);
+    return ok ? first : -1;
+}
+
+} // namespace
+
+RetryingReply::RetryingReply(RetryingNetworkAccessManager *manager,
+                             QNetworkAccessManager::Operation op, const QNetworkRequest &request,
+                             QIODevice *outgoingData, const RetryPolicy &policy)
+    : QNetworkReply(manager), d_ptr(new RetryingReplyPrivate(this))
+{
+    Q_D(RetryingReply);
+    d->manager = manager;
+    d->operation = op;
+    d->request = request;
+    d->method = methodOf(op, request);
+    d->policy = policy;
+
+    setRequest(request);
+    setOperation(op);
+    setUrl(request.url());
+    // Unbuffered: every read() reaches readData(), which is where room is made for the
+    // next bytes of the attempt when a read buffer size applies.
+    open(QIODevice::ReadOnly | QIODevice::Unbuffered);
+
+    if (outgoingData) {
+        const qint64 remaining = outgoingData->size() - outgoingData->pos();
+        if (!outgoingData->isSequential() && remaining <= policy.maxBufferedBodyBytes) {
+            d->body = outgoingData->readAll();
+            d->bodyBuffered = true;
+        } else {
+            d->bodyDevice = outgoingData;
+            d->bodyDeviceStart = outgoingData->isSequential() ? 0 : outgoingData->pos();
+        }
+    }
+
+    d->idempotencyKey = request.rawHeader("Idempotency-Key");
+    if (d->idempotencyKey.isEmpty() && policy.addIdempotencyKey &&
+        !RetryPolicy::isIdempotentMethod(d->method)) {
+        d->idempotencyKey = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
+    }
+
+    d->retryTimer.setSingleShot(true);
+    d->deadlineTimer.setSingleShot(true);
+    d->offlineTimer.setSingleShot(true);
+    QObject::connect(&d->retryTimer, &QTimer::timeout, this, [d] {
+        d->setWaiting(false);
+        d->startAttempt();
+    });
+    QObject::connect(&d->deadlineTimer, &QTimer::timeout, this, [d] { d->onDeadline(); });
+    QObject::connect(&d->offlineTimer, &QTimer::timeout, this,
+                     [d] { d->onSimulatedOfflineAttempt(); });
+
+    d->elapsed.start();
+    if (policy.deadlineMs > 0)
+        d->deadlineTimer.start(int(std::min<qint64>(policy.deadlineMs, INT_MAX)));
+    d->startAttempt();
+}
+
+RetryingReply::~RetryingReply()
+{
+    Q_D(RetryingReply);
+    d->retryTimer.stop();
+    d->deadlineTimer.stop();
+    d->offlineTimer.stop();
+    // Deleting a running attempt cancels it; nothing of it may reach us any more.
+    for (QNetworkReply *attempt : { d->current, d->held, d->lastAttempt }) {
+        if (attempt) {
+            QObject::disconnect(attempt, nullptr, this, nullptr);
+            delete attempt;
+        }
+    }
+}
+
+int RetryingReply::attemptCount() const
+{
+    Q_D(const RetryingReply);
+    return d->attempt;
+}
+
+bool RetryingReply::isWaitingToRetry() const
+{
+    Q_D(const RetryingReply);
+    return d->waiting;
+}
+
+RetryPolicy RetryingReply::retryPolicy() const
+{
+    Q_D(const RetryingReply);
+    return d->policy;
+}
+
+QByteArray RetryingReply::idempotencyKey() const
+{
+    Q_D(const RetryingReply);
+    return d->idempotencyKey;
+}
+
+void RetryingReplyPrivate::setWaiting(bool value)
+{
+    Q_Q(RetryingReply);
+    if (waiting == value)
+        return;
+    waiting = value;
+    Q_EMIT q->waitingToRetryChanged(value);
+}
+
+void RetryingReplyPrivate::startAttempt()
+{
+    Q_Q(RetryingReply);
+    if (done)
+        return;
+    releaseAttempt(held);
+
+    ++attempt;
+    mode = Mode::Undecided;
+    bytesSentThisAttempt = 0;
+    abortingCurrent = false;
+    attemptOffset = delivered;
+
+    RetryingNetworkAccessManagerPrivate *m = manager ? manager->d_func() : nullptr;
+    if (m)
+        ++m->statistics.attempts;
+    qCDebug(lcNetwork).nospace() << "attempt " << attempt << ": " << method << ' '
+                                 << loggableUrl(request.url());
+    Q_EMIT q->attemptStarted(attempt);
+    if (done)
+        return;
+    if (manager)
+        Q_EMIT manager->attemptStarted(q, attempt);
+    if (done || !manager)
+        return;
+
+    if (m->simulatedOffline) {
+        // Fail as an unreachable network would, but never on the caller's stack.
+        offlineTimer.start(0);
+        return;
+    }
+
+    QNetworkRequest r = request;
+    if (!idempotencyKey.isEmpty())
+        r.setRawHeader("Idempotency-Key", idempotencyKey);
+    if (policy.attemptTimeoutMs > 0)
+        r.setTransferTimeout(int(std::min<qint64>(policy.attemptTimeoutMs, INT_MAX)));
+    if (delivered > 0) {
+        // Resume where the caller's bytes end (RFC 9110 §14.2, §13.1.5).
+        r.setRawHeader("Range", "bytes=" + QByteArray::number(delivered) + '-');
+        r.setRawHeader("If-Range", validator);
+    }
+
+    QIODevice *upload = nullptr;
+    QBuffer *replay = nullptr;
+    if (bodyBuffered) {
+        replay = new QBuffer(q);
+        replay->setData(body);
+        replay->open(QIODevice::ReadOnly);
+        upload = replay;
+    } else if (bodyDevice) {
+        if (attempt > 1 && !bodyDevice->isSequential())
+            bodyDevice->seek(bodyDeviceStart);
+        upload = bodyDevice;
+    }
+
+    QNetworkReply *reply = m->createAttempt(operation, r, upload);
+    reply->setParent(q);
+    if (replay)
+        replay->setParent(reply); // lives exactly as long as the attempt that reads it
+    if (readBufferSize > 0)
+        reply->setReadBufferSize(readBufferSize);
+#if QT_CONFIG(ssl)
+    if (ignoreAllSslErrors)
+        reply->ignoreSslErrors();
+    else if (!ignoredSslErrors.isEmpty())
+        reply->ignoreSslErrors(ignoredSslErrors);
+#endif
+    current = reply;
+    connectAttempt(reply);
+}
+
+void RetryingReplyPrivate::connectAttempt(QNetworkReply *reply)
+{
+    Q_Q(RetryingReply);
+    QObject::connect(reply, &QNetworkReply::metaDataChanged, q, [this] { onMetaDataChanged(); });
+    QObject::connect(reply, &QNetworkReply::readyRead, q, [this] { onReadyRead(); });
+    QObject::connect(reply, &QNetworkReply::finished, q, [this] { onFinished(); });
+    QObject::connect(reply, &QNetworkReply::downloadProgress, q,
+                     [this](qint64 received, qint64 total) {
+                         if (mode != Mode::Forwarding)
+                             return;
+                         Q_EMIT q_func()->downloadProgress(attemptOffset + received,
+                                                           total < 0 ? -1 : attemptOffset + total);
+                     });
+    QObject::connect(reply, &QNetworkReply::uploadProgress, q, [this](qint64 sent, qint64 total) {
+        bytesSentThisAttempt = sent;
+        Q_EMIT q_func()->uploadProgress(sent, total);
+    });
+    QObject::connect(reply, &QNetworkReply::redirected, q, &QNetworkReply::redirected);
+    QObject::connect(q, &QNetworkReply::redirectAllowed, reply, &QNetworkReply::redirectAllowed);
+    QObject::connect(reply, &QNetworkReply::requestSent, q, &QNetworkReply::requestSent);
+    QObject::connect(reply, &QNetworkReply::socketStartedConnecting, q,
+                     &QNetworkReply::socketStartedConnecting);
+#if QT_CONFIG(ssl)
+    QObject::connect(reply, &QNetworkReply::encrypted, q, &QNetworkReply::encrypted);
+    QObject::connect(reply, &QNetworkReply::sslErrors, q, &QNetworkReply::sslErrors);
+    QObject::connect(reply, &QNetworkReply::preSharedKeyAuthenticationRequired, q,
+                     &QNetworkReply::preSharedKeyAuthenticationRequired);
+#endif
+}
+
+void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
+{
+    Q_Q(RetryingReply);
+    if (!reply)
+        return;
+    QObject::disconnect(reply, nullptr, q, nullptr);
+    QObject::disconnect(q, nullptr, reply, nullptr);
+    if (!reply->isFinished()) {
+        abortingCurrent = true;
+        reply->abort();
+    }
+    reply->deleteLater();
+    reply = nullptr;
+}
+
+void RetryingReplyPrivate::copyMetaData(QNetworkReply *from)
+{
+    Q_Q(RetryingReply);
+    q->setUrl(from->url());
+    // Start from nothing: a header of an earlier response (a redirect's Location, say)
+    // must not survive into this one.
+    const auto previous = q->rawHeaderList();
+    for (const QByteArray &name : previous)
+        q->setRawHeader(name, QByteArray());
+    const auto headers = from->rawHeaderPairs();
+    for (const auto &header : headers)
+        q->setRawHeader(header.first, header.second);
+    for (int a = 0; a < lastQtAttribute; ++a) {
+        const auto attribute = QNetworkRequest::Attribute(a);
+        const QVariant value = from->attribute(attribute);
+        if (value.isValid())
+            q->setAttribute(attribute, value);
+    }
+}
+
+void RetryingReplyPrivate::forwardMetaData(QNetworkReply *from)
+{
+    Q_Q(RetryingReply);
+    copyMetaData(from);
+    metaDataForwarded = true;
+
+    // What a later attempt needs to resume this body instead of starting it again.
+    acceptRanges = from->rawHeader("Accept-Ranges").trimmed().toLower() == "bytes";
+    const QByteArray encoding = from->rawHeader("Content-Encoding").trimmed().toLower();
+    identityEncoding = encoding.isEmpty() || encoding == "identity";
+    const QByteArray etag = from->rawHeader("ETag").trimmed();
+    if (!etag.isEmpty() && !etag.startsWith("W/")) // If-Range needs a strong validator
+        validator = etag;
+    else
+        validator = from->rawHeader("Last-Modified").trimmed();
+    Q_EMIT q->metaDataChanged();
+}
+
+bool RetryingReplyPrivate::isResumable() const
+{
+    return acceptRanges && identityEncoding && !validator.isEmpty() &&
+        (method == "GET" || method == "HEAD");
+}
+
+void RetryingReplyPrivate::onMetaDataChanged()
+{
+    if (!current || mode == Mode::Holding)
+        return;
+    if (mode == Mode::Forwarding) {
+        // A later update of the same response (Qt sends one per redirect hop too).
+        if (attemptOffset == 0)
+            forwardMetaData(current);
+        return;
+    }
+
+    const int status = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const FaultClass fault = policy.classify(QNetworkReply::NoError, status);
+    const bool customDecides = policy.shouldRetry && status >= 400;
+    if ((fault == FaultClass::Server || customDecides) &&
+        mayRetry(fault == FaultClass::Server ? fault : FaultClass::Permanent,
+                 QNetworkReply::NoError)) {
+        // Perhaps retried: the caller sees this response only if it turns out to be the last.
+        mode = Mode::Holding;
+        return;
+    }
+
+    if (attemptOffset > 0) {
+        if (status == 206 && contentRangeStart(current->rawHeader("Content-Range")) == delivered) {
+            mode = Mode::Forwarding; // the rest of the same body: headers stay the first ones
+            return;
+        }
+        // The server sent the whole resource again (it changed, or ignored Range): the
+        // caller already has the first bytes of the old one, so nothing can be continued.
+        Outcome outcome;
+        outcome.error = QNetworkReply::RemoteHostClosedError;
+        outcome.errorString = RetryingReply::tr("The connection broke off after %1 bytes and "
+                                                "the server could not resume the download")
+                                  .arg(delivered);
+        releaseAttempt(current);
+        finish(outcome, false, QString());
+        return;
+    }
+
+    mode = Mode::Forwarding;
+    forwardMetaData(current);
+}
+
+void RetryingReplyPrivate::onReadyRead()
+{
+    if (mode == Mode::Undecided)
+        onMetaDataChanged();
+    if (mode == Mode::Forwarding)
+        pull(true);
+}
+
+void RetryingReplyPrivate::pull(bool notify)
+{
+    Q_Q(RetryingReply);
+    if (!current || mode != Mode::Forwarding)
+        return;
+    qint64 room = current->bytesAvailable();
+    if (readBufferSize > 0 && !current->isFinished())
+        room = std::min(room, readBufferSize - (buffer.size() - bufferPos));
+    if (room <= 0)
+        return;
+    const QByteArray chunk = current->read(room);
+    if (chunk.isEmpty())
+        return;
+    if (attemptOffset == 0 && delivered == 0)
+        copyMetaData(current); // the final hop of a redirect may bring no metaDataChanged
+    if (bufferPos == buffer.size()) {
+        buffer = chunk; // the common streaming case: no copy
+        bufferPos = 0;
+    } else {
+        buffer.append(chunk);
+    }
+    delivered += chunk.size();
+    if (notify)
+        Q_EMIT q->readyRead();
+}
+
+qint64 RetryingReply::bytesAvailable() const
+{
+    Q_D(const RetryingReply);
+    return QNetworkReply::bytesAvailable() + (d->buffer.size() - d->bufferPos);
+}
+
+bool RetryingReply::canReadLine() const
+{
+    Q_D(const RetryingReply);
+    return QNetworkReply::canReadLine() || d->buffer.indexOf('\n', d->bufferPos) >= 0;
+}
+
+qint64 RetryingReply::readData(char *data, qint64 maxSize)
+{
+    Q_D(RetryingReply);
+    const qint64 n = std::min<qint64>(maxSize, d->buffer.size() - d->bufferPos);
+    if (n > 0) {
+        std::memcpy(data, d->buffer.constData() + d->bufferPos, size_t(n));
+        d->bufferPos += n;
+        if (d->bufferPos == d->buffer.size()) {
+            d->buffer.clear();
+            d->bufferPos = 0;
+        } else if (d->bufferPos > compactThreshold && d->bufferPos * 2 > d->buffer.size()) {
+            d->buffer.remove(0, d->bufferPos);
+            d->bufferPos = 0;
+        }
+        // Room was made: take more from the attempt (announced later, not inside read()).
+        if (d->readBufferSize > 0 && d->current && d->current->bytesAvailable() > 0)
+            QMetaObject::invokeMethod(
+                this, [d] { d->pull(true); }, Qt::QueuedConnection);
+        return n;
+    }
+    return d->done ? -1 : 0;
+}
+
+void RetryingReply::setReadBufferSize(qint64 size)
+{
+    Q_D(RetryingReply);
+    QNetworkReply::setReadBufferSize(size);
+    d->readBufferSize = std::max<qint64>(0, size);
+    if (d->current)
+        d->current->setReadBufferSize(d->readBufferSize);
+}
+
+void RetryingReplyPrivate::onSimulatedOfflineAttempt()
+{
+    Outcome outcome;
+    outcome.error = QNetworkReply::TemporaryNetworkFailureError;
+    outcome.errorString = RetryingReply::tr("The network is offline (simulated)");
+    attemptEnded(outcome);
+}
+
+void RetryingReplyPrivate::onFinished()
+{
+    if (!current)
+        return;
+    if (mode == Mode::Undecided)
+        onMetaDataChanged();
+    if (!current)
+        return; // onMetaDataChanged() ended the request
+    pull(true);
+    if (!current)
+        return;
+
+    Outcome outcome;
+    outcome.error = current->error();
+    outcome.errorString = current->errorString();
+    outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (outcome.error == QNetworkReply::OperationCanceledError && !abortingCurrent) {
+        // Qt reports a transfer timeout as a cancel; we did not cancel, so it timed out.
+        outcome.error = QNetworkReply::TimeoutError;
+        const int timeout = current->request().transferTimeout();
+        outcome.errorString = timeout > 0
+            ? RetryingReply::tr("No data was received for %1 ms").arg(timeout)
+            : RetryingReply::tr("The attempt timed out");
+    }
+    attemptEnded(outcome);
+}
+
+bool RetryingReplyPrivate::mayRetry(FaultClass fault, QNetworkReply::NetworkError error) const
+{
+    if (deadlineReached || done)
+        return false;
+    switch (fault) {
+    case FaultClass::None:
+        return false;
+    case FaultClass::Connectivity:
+        if (policy.maxConnectivityAttempts > 0 &&
+            connectivityFaultAttempts + 1 >= policy.maxConnectivityAttempts)
+            return false;
+        break;
+    case FaultClass::Server:
+    case FaultClass::Permanent: // only reached when a custom shouldRetry() asks for it
+        if (serverFaultAttempts + 1 >= std::max(1, policy.maxAttempts))
+            return false;
+        break;
+    }
+
+    // A body that cannot be sent again identically ends the request. (A simulated offline
+    // attempt has no reply and read nothing.)
+    const bool touchedNetwork = current != nullptr;
+    if (bodyDevice && touchedNetwork && (bodyDevice->isSequential() || bytesSentThisAttempt > 0))
+        return false;
+
+    // POST, PATCH and other non-idempotent methods (RFC 9110 §9.2.2) are repeated only with
+    // an Idempotency-Key, or when the request surely never reached the server.
+    if (!RetryPolicy::isIdempotentMethod(method) && idempotencyKey.isEmpty()) {
+        const bool neverSent = error == QNetworkReply::HostNotFoundError ||
+            error == QNetworkReply::ConnectionRefusedError ||
+            error == QNetworkReply::ProxyNotFoundError ||
+            error == QNetworkReply::ProxyConnectionRefusedError || !touchedNetwork;
+        if (!neverSent)
+            return false;
+    }
+    return true;
+}
+
+void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
+{
+    FaultClass fault = policy.classify(outcome.error, outcome.httpStatus);
+    if (fault == FaultClass::None) {
+        finish(outcome, false, QString());
+        return;
+    }
+
+    RetryContext context;
+    context.attempt = attempt;
+    context.error = outcome.error;
+    context.httpStatus = outcome.httpStatus;
+    if (current)
+        context.headers = current->rawHeaderPairs();
+    context.fault = fault;
+    context.method = method;
+    context.url = request.url();
+    context.elapsedMs = elapsed.elapsed();
+    context.previousDelayMs = previousDelayMs;
+
+    bool retryable = fault != FaultClass::Permanent;
+    if (policy.shouldRetry && outcome.error != QNetworkReply::OperationCanceledError)
+        retryable = policy.shouldRetry(context);
+    // A custom "retry" of a permanent fault is counted against maxAttempts.
+    const FaultClass limitClass =
+        fault == FaultClass::Connectivity ? FaultClass::Connectivity : FaultClass::Server;
+    const QString reason = describe(outcome.error, outcome.httpStatus);
+
+    if (retryable && delivered > 0 && !isResumable()) {
+        // Body bytes already reached the caller and cannot be continued: never send them twice.
+        finish(outcome, true, reason);
+        return;
+    }
+    if (!retryable) {
+        finish(outcome, false, reason);
+        return;
+    }
+    if (!mayRetry(limitClass, outcome.error)) {
+        finish(outcome, true, reason);
+        return;
+    }
+    if (limitClass == FaultClass::Connectivity)
+        ++connectivityFaultAttempts;
+    else
+        ++serverFaultAttempts;
+    scheduleRetry(context);
+}
+
+void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
+{
+    Q_Q(RetryingReply);
+    RetryContext context = failed;
+    context.backoffMs = policy.backoffDelay(attempt, previousDelayMs);
+
+    qint64 retryAfter = -1;
+    for (const auto &header : std::as_const(context.headers)) {
+        if (header.first.compare("Retry-After", Qt::CaseInsensitive) == 0) {
+            retryAfter = RetryAfter::parse(header.second);
+            break;
+        }
+    }
+    const qint64 retryAfterCap = std::max<qint64>(0, policy.maxRetryAfterMs);
+    if (retryAfter > retryAfterCap)
+        retryAfter = retryAfterCap;
+    context.retryAfterMs = retryAfter;
+
+    qint64 delay = policy.delay ? policy.delay(context) : -1;
+    if (delay < 0)
+        delay = retryAfter >= 0 ? retryAfter : context.backoffMs;
+    delay =
+        std::min(delay, retryAfter >= 0 ? retryAfterCap : std::max<qint64>(0, policy.maxDelayMs));
+
+    const QString reason = describe(context.error, context.httpStatus);
+    if (policy.deadlineMs > 0 && elapsed.elapsed() + delay >= policy.deadlineMs) {
+        // Waiting would end past the deadline: stop now rather than sleep to fail.
+        Outcome outcome;
+        outcome.error = context.error;
+        outcome.httpStatus = context.httpStatus;
+        outcome.errorString = current ? current->errorString() : QString();
+        if (context.httpStatus == 0) {
+            outcome.error = QNetworkReply::TimeoutError;
+            outcome.errorString =
+                RetryingReply::tr("Gave up after %1 attempts: the deadline of %2 ms would "
+                                  "pass before the next one (last error: %3)")
+                    .arg(attempt)
+                    .arg(policy.deadlineMs)
+                    .arg(reason);
+        }
+        finish(outcome, true, reason);
+        return;
+    }
+
+    // Keep a held error response: if the deadline strikes while we wait, it is the answer.
+    if (current && mode == Mode::Holding) {
+        held = current;
+        QObject::disconnect(held, nullptr, q, nullptr);
+        current = nullptr;
+    } else {
+        releaseAttempt(current);
+    }
+    previousDelayMs = delay;
+    if (manager)
+        ++manager->d_func()->statistics.retries;
+    qCInfo(lcNetwork).nospace() << "attempt " << attempt << " of " << method << ' '
+                                << loggableUrl(request.url()) << " failed (" << reason
+                                << "), retrying in " << delay << " ms";
+
+    retryTimer.start(int(std::min<qint64>(delay, INT_MAX)));
+    setWaiting(true);
+    Q_EMIT q->retryScheduled(attempt, delay, reason);
+    if (!done && manager)
+        Q_EMIT manager->retryScheduled(q, attempt, delay, reason);
+}
+
+void RetryingReplyPrivate::onDeadline()
+{
+    if (done)
+        return;
+    deadlineReached = true;
+    retryTimer.stop();
+    offlineTimer.stop();
+    setWaiting(false);
+
+    Outcome outcome;
+    outcome.error = QNetworkReply::TimeoutError;
+    outcome.errorString = RetryingReply::tr("The deadline of %1 ms passed after %2 attempts")
+                              .arg(policy.deadlineMs)
+                              .arg(attempt);
+    if (held && !current) {
+        // The last attempt's error response is a better answer than a bare timeout.
+        current = held;
+        held = nullptr;
+        outcome.error = current->error();
+        outcome.errorString = current->errorString();
+        outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    } else {
+        releaseAttempt(current);
+    }
+    finish(outcome, true, RetryingReply::tr("deadline"));
+}
+
+void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QString &reason)
+{
+    Q_Q(RetryingReply);
+    if (done)
+        return;
+    done = true;
+    retryTimer.stop();
+    deadlineTimer.stop();
+    offlineTimer.stop();
+    setWaiting(false);
+
+    if (current) {
+        QObject::disconnect(current, nullptr, q, nullptr);
+        if (!metaDataForwarded || mode == Mode::Holding) {
+            // A held (or never announced) response is the answer after all: hand it over.
+            if (outcome.httpStatus > 0 && delivered == 0) {
+                mode = Mode::Forwarding;
+                forwardMetaData(current);
+            }
+        }
+        if (mode == Mode::Forwarding) {
+            if (attemptOffset == 0)
+                copyMetaData(current);
+            pull(false);
+            if (q->bytesAvailable() > 0)
+                Q_EMIT q->readyRead();
+        }
+        lastAttempt = current;
+        current = nullptr;
+    }
+    releaseAttempt(held);
+
+    RetryingNetworkAccessManagerPrivate *m = manager ? manager->d_func() : nullptr;
+    if (m) {
+        outcome.error == QNetworkReply::NoError ? ++m->statistics.succeeded
+                                                : ++m->statistics.failed;
+        if (gaveUp)
+            ++m->statistics.gaveUp;
+        m->statistics.totalLatencyMs += elapsed.elapsed();
+    }
+
+    if (gaveUp) {
+        qCInfo(lcNetwork).nospace() << "gave up on " << method << ' ' << loggableUrl(request.url())
+                                    << " after " << attempt << " attempts: " << reason;
+        Q_EMIT q->gaveUp(reason);
+        if (manager)
+            Q_EMIT manager->gaveUp(q, reason);
+    }
+    if (outcome.error != QNetworkReply::NoError) {
+        q->setError(outcome.error, outcome.errorString);
+        Q_EMIT q->errorOccurred(outcome.error);
+    }
+    q->setFinished(true);
+    Q_EMIT q->finished();
+}
+
+QString RetryingReplyPrivate::describe(QNetworkReply::NetworkError error, int status) const
+{
+    if (status > 0)
+        return QStringLiteral("HTTP %1").arg(status);
+    switch (error) {
+    case QNetworkReply::HostNotFoundError:
+        return QStringLiteral("host not found");
+    case QNetworkReply::ConnectionRefusedError:
+        return QStringLiteral("connection refused");
+    case QNetworkReply::RemoteHostClosedError:
+        return QStringLiteral("connection closed");
+    case QNetworkReply::TimeoutError:
+        return QStringLiteral("timeout");
+    case QNetworkReply::TemporaryNetworkFailureError:
+        return manager && manager->isSimulatedOffline() ? QStringLiteral("offline (simulated)")
+                                                        : QStringLiteral("network unavailable");
+    default:
+        return QStringLiteral("network error %1").arg(int(error));
+    }
+}
+
+void RetryingReply::abort()
+{
+    Q_D(RetryingReply);
+    if (d->done)
+        return;
+    // Qt's own replies close the device and finish synchronously; so do we.
+    d->releaseAttempt(d->current);
+    d->releaseAttempt(d->held);
+    QNetworkReply::close();
+    RetryingReplyPrivate::Outcome outcome;
+    outcome.error = OperationCanceledError;
+    outcome.errorString = tr("Operation canceled");
+    d->finish(outcome, false, QString());
+}
+
+void RetryingReply::close()
+{
+    Q_D(RetryingReply);
+    if (d->done) {
+        QNetworkReply::close();
+        return;
+    }
+    abort();
+}
+
+void RetryingReply::ignoreSslErrors()
+{
+#if QT_CONFIG(ssl)
+    Q_D(RetryingReply);
+    d->ignoreAllSslErrors = true;
+    if (d->current)
+        d->current->ignoreSslErrors();
+#endif
+}
+
+#if QT_CONFIG(ssl)
+void RetryingReply::ignoreSslErrorsImplementation(const QList<QSslError> &errors)
+{
+    Q_D(RetryingReply);
+    d->ignoredSslErrors = errors;
+    if (d->current)
+        d->current->ignoreSslErrors(errors);
+}
+
+void RetryingReply::setSslConfigurationImplementation(const QSslConfiguration &configuration)
+{
+    Q_D(RetryingReply);
+    d->request.setSslConfiguration(configuration);
+    if (d->current)
+        d->current->setSslConfiguration(configuration);
+}
+
+void RetryingReply::sslConfigurationImplementation(QSslConfiguration &configuration) const
+{
+    Q_D(const RetryingReply);
+    if (QNetworkReply *attempt = d->current ? d->current : d->lastAttempt)
+        configuration = attempt->sslConfiguration();
+    else
+        configuration = d->request.sslConfiguration();
+}
+#endif
+
+} // namespace KeepTrying

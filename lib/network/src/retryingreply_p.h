@@ -1,0 +1,112 @@
+#ifndef KEEPTRYING_RETRYINGREPLY_P_H
+#define KEEPTRYING_RETRYINGREPLY_P_H
+
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QPointer>
+#include <QtCore/QTimer>
+
+#if QT_CONFIG(ssl)
+#include <QtNetwork/QSslConfiguration>
+#include <QtNetwork/QSslError>
+#endif
+
+namespace KeepTrying {
+
+class RetryingReplyPrivate
+{
+public:
+    // What the outer reply does with the current attempt's response.
+    enum class Mode {
+        Undecided, // no response headers yet
+        Holding, // a retryable error status: keep it aside, decide when it has finished
+        Forwarding, // the caller gets this attempt's headers and body as they arrive
+    };
+
+    explicit RetryingReplyPrivate(RetryingReply *q) : q_ptr(q) { }
+
+    void startAttempt();
+    void onMetaDataChanged();
+    void onReadyRead();
+    void onFinished();
+    void onDeadline();
+    void onSimulatedOfflineAttempt();
+
+    struct Outcome
+    {
+        QNetworkReply::NetworkError error = QNetworkReply::NoError;
+        QString errorString;
+        int httpStatus = 0;
+    };
+    void attemptEnded(const Outcome &outcome);
+    bool mayRetry(FaultClass fault, QNetworkReply::NetworkError error) const;
+    void scheduleRetry(const RetryContext &context);
+    void finish(const Outcome &outcome, bool gaveUp, const QString &reason);
+
+    void connectAttempt(QNetworkReply *attempt);
+    void releaseAttempt(QNetworkReply *&attempt);
+    void copyMetaData(QNetworkReply *from);
+    void forwardMetaData(QNetworkReply *from);
+    void pull(bool notify);
+    bool isResumable() const;
+    QString describe(QNetworkReply::NetworkError error, int status) const;
+    void setWaiting(bool waiting);
+
+    RetryingReply *q_ptr;
+    QPointer<RetryingNetworkAccessManager> manager;
+    QNetworkAccessManager::Operation operation = QNetworkAccessManager::GetOperation;
+    QNetworkRequest request;
+    QByteArray method;
+    RetryPolicy policy;
+
+    // The request body: kept in memory when small enough, else re-read from the caller's
+    // device by seeking (when it can), else sent once.
+    QByteArray body;
+    bool bodyBuffered = false;
+    QPointer<QIODevice> bodyDevice;
+    qint64 bodyDeviceStart = 0;
+    qint64 bytesSentThisAttempt = 0;
+    QByteArray idempotencyKey;
+
+    int attempt = 0;
+    int serverFaultAttempts = 0;
+    int connectivityFaultAttempts = 0;
+    qint64 previousDelayMs = 0;
+    QElapsedTimer elapsed;
+    QTimer retryTimer;
+    QTimer deadlineTimer;
+    QTimer offlineTimer;
+    bool deadlineReached = false;
+    bool done = false;
+    bool waiting = false;
+
+    QNetworkReply *current = nullptr; // the running attempt, child of q
+    QNetworkReply *held = nullptr; // a failed attempt kept while waiting to retry
+    QNetworkReply *lastAttempt = nullptr; // kept after finish for sslConfiguration()
+    Mode mode = Mode::Undecided;
+    bool abortingCurrent = false;
+
+    // Body bytes handed to the caller, across attempts; never handed twice.
+    QByteArray buffer;
+    qint64 bufferPos = 0;
+    qint64 delivered = 0;
+    qint64 attemptOffset = 0; // body offset at which the current attempt's bytes start
+    qint64 readBufferSize = 0;
+    bool metaDataForwarded = false;
+    bool acceptRanges = false;
+    bool identityEncoding = true;
+    QByteArray validator; // strong ETag or Last-Modified, for If-Range
+
+#if QT_CONFIG(ssl)
+    bool ignoreAllSslErrors = false;
+    QList<QSslError> ignoredSslErrors;
+#endif
+
+    Q_DECLARE_PUBLIC(RetryingReply)
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_RETRYINGREPLY_P_H

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages KeepTrying needs, only those that are missing.
+# Runs apt-get as root (or through sudo); does nothing on a machine that has them all.
+set -euo pipefail
+
+packages=(
+    cmake ninja-build g++ make pkg-config
+    qt6-base-dev qt6-base-dev-tools
+    qt6-httpserver-dev qt6-websockets-dev   # Qt6HttpServer's CMake package needs QtWebSockets
+    libqt6sql6-sqlite qt6-l10n-tools
+    libgl-dev fonts-dejavu-core
+    iproute2 util-linux
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing Debian packages: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

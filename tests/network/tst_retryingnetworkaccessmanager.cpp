@@ -1,0 +1,902 @@
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include "testserver.h"
+
+#include <QtCore/QBuffer>
+#include <QtCore/QPointer>
+#include <QtNetwork/QHttpMultiPart>
+#include <QtNetwork/QTcpServer>
+#include <QtNetwork/QTcpSocket>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+
+#include <memory>
+
+using namespace KeepTrying;
+using KeepTrying::Test::TestServer;
+
+namespace {
+
+// Short, deterministic schedules: the tests measure behaviour, not time.
+RetryPolicy fastPolicy()
+{
+    RetryPolicy policy;
+    policy.initialDelayMs = 10;
+    policy.maxDelayMs = 50;
+    policy.jitter = Jitter::None;
+    return policy;
+}
+
+// Waits for finished() and returns the whole body.
+QByteArray waitForBody(QNetworkReply *reply, int timeoutMs = 10000)
+{
+    QByteArray body;
+    QObject::connect(reply, &QIODevice::readyRead, reply, [&] { body += reply->readAll(); });
+    if (!reply->isFinished()) {
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!finished.wait(timeoutMs))
+            return "<timeout>";
+    }
+    body += reply->readAll();
+    return body;
+}
+
+using Headers = QList<QPair<QByteArray, QByteArray>>;
+
+} // namespace
+
+class tst_RetryingNetworkAccessManager : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void serverFaultsThenSuccess();
+    void serverFaultLimit();
+    void nonRetryableStatus_data();
+    void nonRetryableStatus();
+    void tlsErrorIsNotRetried();
+    void retryAfter_data();
+    void retryAfter();
+    void abortDuringWaitSendsNothing();
+    void deleteDuringWaitSendsNothing();
+    void abortDuringAttempt();
+    void postWithoutKeyIsNotRetried();
+    void postWithIdempotencyKey();
+    void callerKeyIsKept();
+    void ioDeviceBodyIsReplayed();
+    void multipartBodyIsReplayed();
+    void resumeWithRange();
+    void resumeImpossibleFailsCleanly();
+    void resumeRefusedByServer();
+    void attemptTimeoutThenSuccess();
+    void connectionRefusedIsRetried();
+    void postIsRetriedWhenNeverSent();
+    void deadlineEndsWaiting();
+    void perRequestPolicy();
+    void customStrategies();
+    void simulatedOffline();
+    void simulatedOfflineFromEnvironment();
+    void statistics();
+    void transparency_data();
+    void transparency();
+    void managerFinishedOncePerLogicalRequest();
+    void abortIsSynchronousLikeQt_data();
+    void abortIsSynchronousLikeQt();
+    void readBufferSizeIsHonoured();
+};
+
+void tst_RetryingNetworkAccessManager::initTestCase()
+{
+    qputenv("KEEPTRYING_SIMULATE_OFFLINE", "0");
+}
+
+void tst_RetryingNetworkAccessManager::serverFaultsThenSuccess()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index < 3 ? TestServer::respond(503, "busy") : TestServer::respond(200, "hello");
+    });
+
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    QNetworkReply *reply = manager.get(QNetworkRequest(server.url(QStringLiteral("/a"))));
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    QSignalSpy metaData(reply, &QNetworkReply::metaDataChanged);
+
+    QCOMPARE(waitForBody(reply), QByteArray("hello"));
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(metaData.size(), 1); // the 503s were never shown to the caller
+    QCOMPARE(server.requestCount(), 4);
+    QCOMPARE(qobject_cast<RetryingReply *>(reply)->attemptCount(), 4);
+    QCOMPARE(scheduled.size(), 3);
+    QCOMPARE(scheduled.at(0).at(1).toInt(), 1);
+    QCOMPARE(scheduled.at(0).at(2).toLongLong(), 10);
+    QCOMPARE(scheduled.at(1).at(2).toLongLong(), 20);
+    QCOMPARE(scheduled.at(2).at(2).toLongLong(), 40);
+    QCOMPARE(scheduled.at(0).at(3).toString(), QStringLiteral("HTTP 503"));
+    QTest::qWait(20);
+    QCOMPARE(finished.size(), 1);
+    delete reply;
+}
+
+void tst_RetryingNetworkAccessManager::serverFaultLimit()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) {
+        return TestServer::respond(503, "still busy", { { "X-Try", "yes" } });
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.maxAttempts = 3;
+    manager.setRetryPolicy(policy);
+    QSignalSpy gaveUp(&manager, &RetryingNetworkAccessManager::gaveUp);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+
+    // The last attempt's response is the answer: status, headers and body.
+    QCOMPARE(waitForBody(reply.get()), QByteArray("still busy"));
+    QCOMPARE(reply->error(), QNetworkReply::ServiceUnavailableError);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 503);
+    QCOMPARE(reply->rawHeader("X-Try"), QByteArray("yes"));
+    QCOMPARE(server.requestCount(), 3);
+    QCOMPARE(gaveUp.size(), 1);
+    QCOMPARE(gaveUp.at(0).at(1).toString(), QStringLiteral("HTTP 503"));
+}
+
+void tst_RetryingNetworkAccessManager::nonRetryableStatus_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("error");
+    QTest::newRow("400") << 400 << int(QNetworkReply::ProtocolInvalidOperationError);
+    QTest::newRow("401") << 401 << int(QNetworkReply::AuthenticationRequiredError);
+    QTest::newRow("404") << 404 << int(QNetworkReply::ContentNotFoundError);
+    QTest::newRow("501") << 501 << int(QNetworkReply::OperationNotImplementedError);
+}
+
+void tst_RetryingNetworkAccessManager::nonRetryableStatus()
+{
+    QFETCH(int, status);
+    QFETCH(int, error);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [status](const TestServer::Request &, int) { return TestServer::respond(status, "nope"); });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QCOMPARE(waitForBody(reply.get()), QByteArray("nope"));
+    QCOMPARE(int(reply->error()), error);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), status);
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(scheduled.size(), 0);
+}
+
+void tst_RetryingNetworkAccessManager::tlsErrorIsNotRetried()
+{
+    if (!QSslSocket::supportsSsl())
+        QSKIP("no TLS backend");
+    // A peer that answers a TLS ClientHello with plain HTTP: the handshake fails.
+    QTcpServer peer;
+    QVERIFY(peer.listen(QHostAddress::LocalHost));
+    int connections = 0;
+    connect(&peer, &QTcpServer::newConnection, this, [&] {
+        while (QTcpSocket *s = peer.nextPendingConnection()) {
+            ++connections;
+            s->write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+            s->disconnectFromHost();
+        }
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QUrl url(QStringLiteral("https://127.0.0.1/"));
+    url.setPort(peer.serverPort());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(url)));
+    waitForBody(reply.get());
+    QVERIFY2(reply->error() == QNetworkReply::SslHandshakeFailedError ||
+                 reply->error() == QNetworkReply::UnknownNetworkError,
+             qPrintable(reply->errorString()));
+    if (reply->error() == QNetworkReply::SslHandshakeFailedError)
+        QCOMPARE(connections, 1);
+}
+
+void tst_RetryingNetworkAccessManager::retryAfter_data()
+{
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<qint64>("lowest");
+    QTest::addColumn<qint64>("highest");
+
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QLocale c = QLocale::c();
+    const QDateTime in8 = now.addSecs(8);
+    // Dates have whole seconds: between 7 and 8 s remain when the client reads them.
+    QTest::newRow("seconds") << QByteArray("7") << qint64(7000) << qint64(7000);
+    QTest::newRow("IMF-fixdate")
+        << c.toString(in8, QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'")).toLatin1()
+        << qint64(6000) << qint64(8000);
+    QTest::newRow("RFC 850")
+        << c.toString(in8, QStringLiteral("dddd, dd-MMM-yy hh:mm:ss 'GMT'")).toLatin1()
+        << qint64(6000) << qint64(8000);
+    QTest::newRow("asctime")
+        << c.toString(in8, QStringLiteral("ddd MMM d hh:mm:ss yyyy")).toLatin1() << qint64(6000)
+        << qint64(8000);
+    QTest::newRow("past date") << QByteArray("Wed, 21 Oct 2015 07:28:00 GMT") << qint64(0)
+                               << qint64(0);
+    QTest::newRow("garbage: backoff") << QByteArray("later please") << qint64(123) << qint64(123);
+    QTest::newRow("negative: backoff") << QByteArray("-3") << qint64(123) << qint64(123);
+    QTest::newRow("huge: capped") << QByteArray("999999999") << qint64(9000) << qint64(9000);
+    QTest::newRow("overflow: backoff")
+        << QByteArray("99999999999999999999999") << qint64(123) << qint64(123);
+}
+
+// The delay announced for the retry is what Retry-After asked for, capped; the test does
+// not wait for it.
+void tst_RetryingNetworkAccessManager::retryAfter()
+{
+    QFETCH(QByteArray, value);
+    QFETCH(qint64, lowest);
+    QFETCH(qint64, highest);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([value](const TestServer::Request &, int) {
+        return TestServer::respond(429, "slow down", { { "Retry-After", value } });
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.initialDelayMs = 123;
+    policy.maxDelayMs = 1000;
+    policy.maxRetryAfterMs = 9000;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy scheduled(reply.get(), SIGNAL(retryScheduled(int, qint64, QString)));
+    QVERIFY(scheduled.wait(5000));
+    const qint64 delay = scheduled.at(0).at(1).toLongLong();
+    QVERIFY2(delay >= lowest && delay <= highest, qPrintable(QString::number(delay)));
+    reply->abort();
+    QCOMPARE(server.requestCount(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::abortDuringWaitSendsNothing()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::respond(503); });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.initialDelayMs = 50;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QSignalSpy scheduled(retrying, &RetryingReply::retryScheduled);
+    QVERIFY(scheduled.wait(5000));
+    QVERIFY(retrying->isWaitingToRetry());
+
+    reply->abort();
+    QCOMPARE(finished.size(), 1); // synchronously, as Qt's replies do
+    QCOMPARE(reply->error(), QNetworkReply::OperationCanceledError);
+    QVERIFY(!retrying->isWaitingToRetry());
+    QTest::qWait(200); // four times the backoff: a retry would have gone out by now
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(finished.size(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::deleteDuringWaitSendsNothing()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::respond(503); });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.initialDelayMs = 50;
+    manager.setRetryPolicy(policy);
+    QPointer<QNetworkReply> reply = manager.get(QNetworkRequest(server.url()));
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    QVERIFY(scheduled.wait(5000));
+    delete reply;
+    QTest::qWait(200);
+    QCOMPARE(server.requestCount(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::abortDuringAttempt()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::stall(); });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy received(&server, &TestServer::requestReceived);
+    QVERIFY(received.wait(5000));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    reply->abort();
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(reply->error(), QNetworkReply::OperationCanceledError);
+    QVERIFY(reply->isFinished());
+    QTest::qWait(100);
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(finished.size(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::postWithoutKeyIsNotRetried()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::respond(503) : TestServer::respond(201, "created");
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    std::unique_ptr<QNetworkReply> reply(
+        manager.post(QNetworkRequest(server.url()), QByteArray("{\"a\":1}")));
+    waitForBody(reply.get());
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 503);
+    QCOMPARE(server.requestCount(), 1);
+    QVERIFY(server.requests().at(0).header("Idempotency-Key").isEmpty());
+}
+
+void tst_RetryingNetworkAccessManager::postWithIdempotencyKey()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index < 2 ? TestServer::respond(503) : TestServer::respond(201, "created");
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.addIdempotencyKey = true;
+    manager.setRetryPolicy(policy);
+    const QByteArray body = QByteArray(100000, 'x') + "end";
+    QNetworkRequest request(server.url(QStringLiteral("/api/entries.json")));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("text/plain"));
+    std::unique_ptr<QNetworkReply> reply(manager.post(request, body));
+    QCOMPARE(waitForBody(reply.get()), QByteArray("created"));
+    QCOMPARE(server.requestCount(), 3);
+    const QByteArray key = server.requests().at(0).header("Idempotency-Key");
+    QCOMPARE(key.size(), 36); // a UUID
+    QCOMPARE(qobject_cast<RetryingReply *>(reply.get())->idempotencyKey(), key);
+    for (const auto &r : server.requests()) {
+        QCOMPARE(r.method, QByteArray("POST"));
+        QCOMPARE(r.header("Idempotency-Key"), key);
+        QCOMPARE(r.body, body);
+    }
+
+    // A second logical request gets a key of its own.
+    std::unique_ptr<QNetworkReply> second(manager.post(request, body));
+    waitForBody(second.get());
+    QVERIFY(server.requests().last().header("Idempotency-Key") != key);
+}
+
+void tst_RetryingNetworkAccessManager::callerKeyIsKept()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::respond(502) : TestServer::respond(200, "patched");
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.addIdempotencyKey = true;
+    manager.setRetryPolicy(policy);
+    QNetworkRequest request(server.url());
+    request.setRawHeader("Idempotency-Key", "mine-123");
+    std::unique_ptr<QNetworkReply> reply(manager.sendCustomRequest(request, "PATCH", "{}"));
+    QCOMPARE(waitForBody(reply.get()), QByteArray("patched"));
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(server.requests().at(0).method, QByteArray("PATCH"));
+    QCOMPARE(server.requests().at(1).header("Idempotency-Key"), QByteArray("mine-123"));
+}
+
+void tst_RetryingNetworkAccessManager::ioDeviceBodyIsReplayed()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::respond(500) : TestServer::respond(204);
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QByteArray data;
+    for (int i = 0; i < 5000; ++i)
+        data += QByteArray::number(i) + ',';
+    QBuffer device(&data);
+    QVERIFY(device.open(QIODevice::ReadOnly));
+    std::unique_ptr<QNetworkReply> reply(manager.put(QNetworkRequest(server.url()), &device));
+    waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(server.requests().at(0).body, data);
+    QCOMPARE(server.requests().at(1).body, data);
+}
+
+void tst_RetryingNetworkAccessManager::multipartBodyIsReplayed()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::respond(503) : TestServer::respond(200, "stored");
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.addIdempotencyKey = true;
+    manager.setRetryPolicy(policy);
+    auto *multiPart = new QHttpMultiPart(QHttpMultiPart::FormDataType);
+    QHttpPart part;
+    part.setHeader(QNetworkRequest::ContentDispositionHeader,
+                   QVariant(QStringLiteral("form-data; name=\"note\"")));
+    part.setBody("a note");
+    multiPart->append(part);
+    std::unique_ptr<QNetworkReply> reply(manager.post(QNetworkRequest(server.url()), multiPart));
+    multiPart->setParent(reply.get());
+    QCOMPARE(waitForBody(reply.get()), QByteArray("stored"));
+    QCOMPARE(server.requestCount(), 2);
+    QVERIFY(server.requests().at(0).body.contains("a note"));
+    QCOMPARE(server.requests().at(1).body, server.requests().at(0).body);
+}
+
+// The body breaks off after 400 of 1000 bytes; the retry asks for the rest with Range and
+// If-Range, and the caller gets every byte once.
+void tst_RetryingNetworkAccessManager::resumeWithRange()
+{
+    QByteArray content;
+    for (int i = 0; i < 1000; ++i)
+        content += char('a' + i % 26);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([content](const TestServer::Request &request, int index) {
+        if (index == 0)
+            return TestServer::cutOff(200, content.size(), content.left(400),
+                                      { { "Accept-Ranges", "bytes" }, { "ETag", "\"v1\"" } });
+        if (request.header("Range") != "bytes=400-" || request.header("If-Range") != "\"v1\"")
+            return TestServer::respond(400, "bad range");
+        return TestServer::respond(
+            206, content.mid(400),
+            { { "Content-Range", "bytes 400-999/1000" }, { "ETag", "\"v1\"" } });
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy metaData(reply.get(), &QNetworkReply::metaDataChanged);
+    const QByteArray body = waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(body.size(), content.size());
+    QCOMPARE(body, content);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(metaData.size(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::resumeImpossibleFailsCleanly()
+{
+    const QByteArray content(1000, 'z');
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([content](const TestServer::Request &, int) {
+        return TestServer::cutOff(200, content.size(), content.left(400));
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    const QByteArray body = waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::RemoteHostClosedError);
+    QCOMPARE(body, content.left(400)); // exactly what arrived, once
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(finished.size(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::resumeRefusedByServer()
+{
+    // The resource changed between attempts: If-Range fails and a full 200 comes back.
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        if (index == 0)
+            return TestServer::cutOff(200, 10, "01234",
+                                      { { "Accept-Ranges", "bytes" }, { "ETag", "\"v1\"" } });
+        return TestServer::respond(200, "ABCDEFGHIJ", { { "ETag", "\"v2\"" } });
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    const QByteArray body = waitForBody(reply.get());
+    QCOMPARE(body, QByteArray("01234"));
+    QVERIFY(reply->error() != QNetworkReply::NoError);
+    QCOMPARE(server.requestCount(), 2);
+}
+
+void tst_RetryingNetworkAccessManager::attemptTimeoutThenSuccess()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::stall() : TestServer::respond(200, "late but here");
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.attemptTimeoutMs = 150;
+    manager.setRetryPolicy(policy);
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QCOMPARE(waitForBody(reply.get()), QByteArray("late but here"));
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(scheduled.size(), 1);
+    QCOMPARE(scheduled.at(0).at(3).toString(), QStringLiteral("timeout"));
+}
+
+static quint16 closedPort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost);
+    return probe.serverPort(); // closed again when probe goes
+}
+
+void tst_RetryingNetworkAccessManager::connectionRefusedIsRetried()
+{
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.maxConnectivityAttempts = 3;
+    manager.setRetryPolicy(policy);
+    QUrl url(QStringLiteral("http://127.0.0.1/"));
+    url.setPort(closedPort());
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(url)));
+    waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::ConnectionRefusedError);
+    QCOMPARE(qobject_cast<RetryingReply *>(reply.get())->attemptCount(), 3);
+    QCOMPARE(scheduled.size(), 2);
+    QCOMPARE(scheduled.at(0).at(3).toString(), QStringLiteral("connection refused"));
+}
+
+// A refused connection never reached the server: even a POST without a key may go again.
+void tst_RetryingNetworkAccessManager::postIsRetriedWhenNeverSent()
+{
+    const quint16 port = closedPort();
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QUrl url(QStringLiteral("http://127.0.0.1/"));
+    url.setPort(port);
+    std::unique_ptr<QNetworkReply> reply(manager.post(QNetworkRequest(url), QByteArray("payload")));
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    QVERIFY(scheduled.wait(5000));
+
+    // The server comes up on that port: the POST arrives once, with its body.
+    QTcpServer listener;
+    QVERIFY(listener.listen(QHostAddress::LocalHost, port));
+    int connections = 0;
+    QByteArray received;
+    connect(&listener, &QTcpServer::newConnection, this, [&] {
+        QTcpSocket *s = listener.nextPendingConnection();
+        ++connections;
+        connect(s, &QTcpSocket::readyRead, s, [s, &received] {
+            received += s->readAll();
+            if (received.endsWith("payload")) {
+                s->write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+                s->disconnectFromHost();
+            }
+        });
+    });
+    QCOMPARE(waitForBody(reply.get()), QByteArray("ok"));
+    QCOMPARE(connections, 1);
+    QVERIFY(received.startsWith("POST / HTTP/1.1"));
+}
+
+void tst_RetryingNetworkAccessManager::deadlineEndsWaiting()
+{
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.deadlineMs = 300;
+    manager.setRetryPolicy(policy);
+    QUrl url(QStringLiteral("http://127.0.0.1/"));
+    url.setPort(closedPort());
+    QSignalSpy gaveUp(&manager, &RetryingNetworkAccessManager::gaveUp);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(url)));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(reply->error(), QNetworkReply::TimeoutError);
+    QVERIFY(qobject_cast<RetryingReply *>(reply.get())->attemptCount() > 1);
+    QCOMPARE(gaveUp.size(), 1);
+    QTest::qWait(50);
+    QCOMPARE(finished.size(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::perRequestPolicy()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::respond(503); });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QNetworkRequest request(server.url());
+    request.setAttribute(
+        QNetworkRequest::Attribute(RetryingNetworkAccessManager::RetryPolicyAttribute),
+        QVariant::fromValue(RetryPolicy::never()));
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::ServiceUnavailableError);
+    QCOMPARE(server.requestCount(), 1);
+}
+
+// Apollo-style custom strategies: retry a 404 twice, with a delay of our choosing.
+void tst_RetryingNetworkAccessManager::customStrategies()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index < 2 ? TestServer::respond(404, "not yet") : TestServer::respond(200, "there");
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    QList<RetryContext> seen;
+    policy.shouldRetry = [&seen](const RetryContext &context) {
+        seen.append(context);
+        return context.httpStatus == 404;
+    };
+    policy.delay = [](const RetryContext &context) { return qint64(context.attempt * 7); };
+    manager.setRetryPolicy(policy);
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QCOMPARE(waitForBody(reply.get()), QByteArray("there"));
+    QCOMPARE(seen.size(), 2);
+    QCOMPARE(seen.at(1).attempt, 2);
+    QCOMPARE(seen.at(1).fault, FaultClass::Permanent);
+    QCOMPARE(seen.at(1).method, QByteArray("GET"));
+    QCOMPARE(scheduled.at(0).at(2).toLongLong(), 7);
+    QCOMPARE(scheduled.at(1).at(2).toLongLong(), 14);
+}
+
+void tst_RetryingNetworkAccessManager::simulatedOffline()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [](const TestServer::Request &, int) { return TestServer::respond(200, "back"); });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QSignalSpy changed(&manager, &RetryingNetworkAccessManager::simulatedOfflineChanged);
+    manager.setSimulatedOffline(true);
+    QCOMPARE(changed.size(), 1);
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    std::unique_ptr<QNetworkReply> reply(
+        manager.post(QNetworkRequest(server.url()), QByteArray("x")));
+    QTRY_VERIFY_WITH_TIMEOUT(scheduled.size() >= 3, 5000);
+    QCOMPARE(server.requestCount(), 0);
+    QCOMPARE(scheduled.at(0).at(3).toString(), QStringLiteral("offline (simulated)"));
+    QVERIFY(!reply->isFinished());
+
+    manager.setSimulatedOffline(false);
+    QCOMPARE(waitForBody(reply.get()), QByteArray("back"));
+    QCOMPARE(server.requestCount(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::simulatedOfflineFromEnvironment()
+{
+    qputenv("KEEPTRYING_SIMULATE_OFFLINE", "1");
+    RetryingNetworkAccessManager manager;
+    qputenv("KEEPTRYING_SIMULATE_OFFLINE", "0");
+    QVERIFY(manager.isSimulatedOffline());
+    RetryPolicy policy = fastPolicy();
+    policy.deadlineMs = 200;
+    manager.setRetryPolicy(policy);
+    TestServer server;
+    QVERIFY(server.listen());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::TimeoutError);
+    QCOMPARE(server.connectionCount(), 0);
+    QVERIFY(!RetryingNetworkAccessManager().isSimulatedOffline());
+}
+
+void tst_RetryingNetworkAccessManager::statistics()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &request, int) {
+        return request.target == "/fail" ? TestServer::respond(503) : TestServer::respond(200);
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.maxAttempts = 2;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> ok(manager.get(QNetworkRequest(server.url())));
+    std::unique_ptr<QNetworkReply> bad(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/fail")))));
+    waitForBody(ok.get());
+    waitForBody(bad.get());
+    const RetryStatistics stats = manager.statistics();
+    QCOMPARE(stats.requests, 2);
+    QCOMPARE(stats.attempts, 3);
+    QCOMPARE(stats.retries, 1);
+    QCOMPARE(stats.succeeded, 1);
+    QCOMPARE(stats.failed, 1);
+    QCOMPARE(stats.gaveUp, 1);
+}
+
+// The same expectations hold for Qt's own manager and ours: a caller cannot tell them apart
+// when nothing fails.
+void tst_RetryingNetworkAccessManager::transparency_data()
+{
+    QTest::addColumn<bool>("retrying");
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("error");
+    QTest::addColumn<QByteArray>("body");
+    QTest::addColumn<QString>("finalPath");
+
+    for (bool retrying : { false, true }) {
+        const char *who = retrying ? "KeepTrying" : "Qt";
+        QTest::addRow("%s GET 200", who)
+            << retrying << QByteArray("GET") << "/ok" << 200 << int(QNetworkReply::NoError)
+            << QByteArray("payload") << "/ok";
+        QTest::addRow("%s GET 404", who) << retrying << QByteArray("GET") << "/missing" << 404
+                                         << int(QNetworkReply::ContentNotFoundError)
+                                         << QByteArray("no such thing") << "/missing";
+        QTest::addRow("%s HEAD", who) << retrying << QByteArray("HEAD") << "/ok" << 200
+                                      << int(QNetworkReply::NoError) << QByteArray() << "/ok";
+        QTest::addRow("%s POST", who)
+            << retrying << QByteArray("POST") << "/echo" << 200 << int(QNetworkReply::NoError)
+            << QByteArray("sent body") << "/echo";
+        QTest::addRow("%s redirect", who)
+            << retrying << QByteArray("GET") << "/old" << 200 << int(QNetworkReply::NoError)
+            << QByteArray("payload") << "/ok";
+        QTest::addRow("%s DELETE", who)
+            << retrying << QByteArray("DELETE") << "/ok" << 200 << int(QNetworkReply::NoError)
+            << QByteArray("payload") << "/ok";
+    }
+}
+
+void tst_RetryingNetworkAccessManager::transparency()
+{
+    QFETCH(bool, retrying);
+    QFETCH(QByteArray, method);
+    QFETCH(QString, path);
+    QFETCH(int, status);
+    QFETCH(int, error);
+    QFETCH(QByteArray, body);
+    QFETCH(QString, finalPath);
+
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &request, int) {
+        if (request.target == "/ok")
+            return TestServer::respond(200, request.method == "HEAD" ? QByteArray() : "payload",
+                                       { { "Content-Type", "text/plain" }, { "X-Custom", "1" } });
+        if (request.target == "/echo")
+            return TestServer::respond(200, request.body, { { "Content-Type", "text/plain" } });
+        if (request.target == "/old")
+            return TestServer::respond(301, QByteArray(), { { "Location", "/ok" } });
+        return TestServer::respond(404, "no such thing");
+    });
+
+    std::unique_ptr<QNetworkAccessManager> manager(retrying ? new RetryingNetworkAccessManager
+                                                            : new QNetworkAccessManager);
+    QSignalSpy managerFinished(manager.get(), &QNetworkAccessManager::finished);
+    QNetworkRequest request(server.url(path));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("text/plain"));
+    QNetworkReply *raw = nullptr;
+    if (method == "GET")
+        raw = manager->get(request);
+    else if (method == "HEAD")
+        raw = manager->head(request);
+    else if (method == "DELETE")
+        raw = manager->deleteResource(request);
+    else
+        raw = manager->post(request, QByteArray("sent body"));
+    std::unique_ptr<QNetworkReply> reply(raw);
+    QCOMPARE(reply->isRunning(), true);
+    QCOMPARE(reply->isFinished(), false);
+    QCOMPARE(reply->isOpen(), true);
+    QCOMPARE(reply->manager(), manager.get());
+    QCOMPARE(reply->operation() == QNetworkAccessManager::CustomOperation, false);
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QSignalSpy errorSpy(reply.get(), &QNetworkReply::errorOccurred);
+    QSignalSpy metaData(reply.get(), &QNetworkReply::metaDataChanged);
+    QSignalSpy progress(reply.get(), &QNetworkReply::downloadProgress);
+
+    QCOMPARE(waitForBody(reply.get()), body);
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(managerFinished.size(), 1);
+    QCOMPARE(managerFinished.at(0).at(0).value<QNetworkReply *>(), reply.get());
+    QCOMPARE(int(reply->error()), error);
+    QCOMPARE(errorSpy.size(), error == QNetworkReply::NoError ? 0 : 1);
+    QVERIFY(metaData.size() >= 1);
+    QVERIFY(reply->isFinished());
+    QVERIFY(!reply->isRunning());
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), status);
+    QVERIFY(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).isValid());
+    QCOMPARE(reply->url().path(), finalPath);
+    QCOMPARE(reply->request().url().path(), path);
+    if (status == 200 && method != "HEAD") {
+        QCOMPARE(reply->header(QNetworkRequest::ContentTypeHeader).toString(),
+                 QStringLiteral("text/plain"));
+        QCOMPARE(reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(), body.size());
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last().at(0).toLongLong(), qint64(body.size()));
+    }
+    if (path == QLatin1String("/ok") && method == "GET")
+        QCOMPARE(reply->rawHeader("X-Custom"), QByteArray("1"));
+    QVERIFY(!reply->hasRawHeader("Location"));
+    QCOMPARE(reply->bytesAvailable(), 0);
+    QCOMPARE(reply->read(10), QByteArray());
+}
+
+void tst_RetryingNetworkAccessManager::managerFinishedOncePerLogicalRequest()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index < 2 ? TestServer::respond(503) : TestServer::respond(200, "x");
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QSignalSpy managerFinished(&manager, &QNetworkAccessManager::finished);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    waitForBody(reply.get());
+    QTest::qWait(20);
+    QCOMPARE(managerFinished.size(), 1);
+    QCOMPARE(managerFinished.at(0).at(0).value<QNetworkReply *>(), reply.get());
+}
+
+void tst_RetryingNetworkAccessManager::abortIsSynchronousLikeQt_data()
+{
+    QTest::addColumn<bool>("retrying");
+    QTest::newRow("Qt") << false;
+    QTest::newRow("KeepTrying") << true;
+}
+
+void tst_RetryingNetworkAccessManager::abortIsSynchronousLikeQt()
+{
+    QFETCH(bool, retrying);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::stall(); });
+    std::unique_ptr<QNetworkAccessManager> manager(retrying ? new RetryingNetworkAccessManager
+                                                            : new QNetworkAccessManager);
+    std::unique_ptr<QNetworkReply> reply(manager->get(QNetworkRequest(server.url())));
+    QSignalSpy received(&server, &TestServer::requestReceived);
+    QVERIFY(received.wait(5000));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QSignalSpy errors(reply.get(), &QNetworkReply::errorOccurred);
+    reply->abort();
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(reply->error(), QNetworkReply::OperationCanceledError);
+    QVERIFY(reply->isFinished());
+    QVERIFY(!reply->isOpen());
+    reply->abort(); // a second abort is harmless
+    QCOMPARE(finished.size(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::readBufferSizeIsHonoured()
+{
+    const QByteArray content(512 * 1024, 'q');
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [content](const TestServer::Request &, int) { return TestServer::respond(200, content); });
+    RetryingNetworkAccessManager manager;
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    reply->setReadBufferSize(16 * 1024);
+    qint64 largest = 0;
+    QByteArray body;
+    connect(reply.get(), &QIODevice::readyRead, this, [&] {
+        largest = std::max(largest, reply->bytesAvailable());
+        body += reply->read(4096); // a slow reader
+    });
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(finished.wait(10000));
+    body += reply->readAll();
+    QCOMPARE(body.size(), content.size());
+    QCOMPARE(body, content);
+    QVERIFY2(largest <= 64 * 1024, qPrintable(QString::number(largest)));
+}
+
+QTEST_GUILESS_MAIN(tst_RetryingNetworkAccessManager)
+#include "tst_retryingnetworkaccessmanager.moc"

@@ -1,0 +1,80 @@
+#ifndef KEEPTRYING_TESTSERVER_H
+#define KEEPTRYING_TESTSERVER_H
+
+#include <QtCore/QList>
+#include <QtCore/QObject>
+#include <QtCore/QPair>
+#include <QtCore/QUrl>
+#include <QtNetwork/QTcpServer>
+
+#include <functional>
+
+namespace KeepTrying::Test {
+
+/*!
+    A loopback HTTP/1.1 server for tests that need faults at the byte level: a response
+    cut off mid-body, a connection that never answers, a reset. Every response is sent
+    with "Connection: close", so one connection carries one request. The handler is told
+    the request and its 0-based index and returns what to send and how to end.
+*/
+class TestServer : public QObject
+{
+    Q_OBJECT
+public:
+    struct Request
+    {
+        QByteArray method;
+        QByteArray target; // path and query as sent
+        QList<QPair<QByteArray, QByteArray>> headers;
+        QByteArray body;
+        QByteArray header(const QByteArray &name) const;
+    };
+
+    struct Response
+    {
+        enum Ending {
+            Close, // send everything, then close gracefully
+            Abort, // send everything, then reset the connection
+            Stall // send everything (often nothing), then keep the connection open silently
+        };
+        QByteArray bytes;
+        Ending ending = Close;
+    };
+    using Handler = std::function<Response(const Request &request, int index)>;
+
+    explicit TestServer(QObject *parent = nullptr);
+    ~TestServer() override;
+
+    /*! Listens on 127.0.0.1 at a free port; false if that fails. */
+    bool listen();
+    quint16 port() const;
+    QUrl url(const QString &path = QStringLiteral("/")) const;
+    void setHandler(Handler handler);
+
+    QList<Request> requests() const { return m_requests; }
+    int requestCount() const { return int(m_requests.size()); }
+    int connectionCount() const { return m_connections; }
+
+    /*! A complete response with Content-Length and the extra header lines given. */
+    static Response respond(int status, const QByteArray &body = QByteArray(),
+                            const QList<QPair<QByteArray, QByteArray>> &headers = {});
+    /*! The status line and headers announcing \a declaredLength bytes, then only \a body,
+        then a reset: a response cut off mid-body. */
+    static Response cutOff(int status, qint64 declaredLength, const QByteArray &body,
+                           const QList<QPair<QByteArray, QByteArray>> &headers = {});
+    static Response stall() { return Response { QByteArray(), Response::Stall }; }
+
+Q_SIGNALS:
+    void requestReceived(int index);
+
+private:
+    void onNewConnection();
+    QTcpServer m_server;
+    Handler m_handler;
+    QList<Request> m_requests;
+    int m_connections = 0;
+};
+
+} // namespace KeepTrying::Test
+
+#endif // KEEPTRYING_TESTSERVER_H
