@@ -1,0 +1,154 @@
+#ifndef KEEPTRYING_DEMO_DEMOSERVER_H
+#define KEEPTRYING_DEMO_DEMOSERVER_H
+
+#include <QtCore/QByteArray>
+#include <QtCore/QJsonObject>
+#include <QtCore/QList>
+#include <QtCore/QObject>
+#include <QtCore/QPair>
+#include <QtCore/QString>
+#include <QtCore/QStringList>
+#include <QtCore/QUrl>
+#include <QtNetwork/QHostAddress>
+
+#include <memory>
+
+namespace KeepTrying::Demo {
+
+/*! One request as the demo server received it (admin requests are not recorded). */
+struct RecordedRequest
+{
+    QByteArray method; //!< "GET", "PATCH"...
+    QString path; //!< decoded path, without the query
+    QString query; //!< the query string, without '?', as sent
+    QList<QPair<QByteArray, QByteArray>> headers; //!< in the order received
+    QByteArray body;
+};
+
+class DemoServerPrivate;
+
+/*!
+    A small HTTP server on loopback that speaks the subset of the wallabag v2 REST API the
+    reader needs, filled with the sample library compiled into this library, and that can
+    misbehave on purpose: it injects faults (status codes, Retry-After, latency, dropped
+    connections) and can go down for a while. It is the reader's built-in server and the
+    server most tests talk to.
+
+    Endpoints: \c{POST /oauth/v2/token} (password and refresh_token grants),
+    \c{GET /api/entries.json} (page, perPage, archive, starred, sort, order, tags, since),
+    \c{GET|PATCH|DELETE /api/entries/{id}.json}, \c{POST /api/entries.json},
+    \c{GET /api/version}, \c{GET /images/{name}} (preview pictures, with Range support), and
+    the loopback-only admin endpoints under \c{/_admin/} (faults, down, stats), which are
+    never counted, recorded or faulted. Every \c{/api/} endpoint needs
+    \c{Authorization: Bearer <access_token>}.
+
+    Writes under \c{/api/} honour the \c{Idempotency-Key} request header
+    (draft-ietf-httpapi-idempotency-key-header): a repeat with the same key gets the first
+    response again and is not applied twice; the same key with another method, path or body
+    gets 422.
+
+    \section Fault specs
+    A spec is comma-separated \c{key=value}:
+    \list
+    \li \c{route=GLOB}: the request path matches GLOB (\c{*} any run, \c{?} one character,
+        \c{/} included); default every path.
+    \li \c{method=METHOD}: only this method; default every method.
+    \li \c{status=CODE}: answer CODE (200..599) with a small JSON error body instead.
+    \li \c{retry-after=SECONDS|HTTP-DATE}: also send this Retry-After (needs status).
+    \li \c{latency=MS}: wait MS milliseconds (0..600000) before answering.
+    \li \c{drop=before-headers}: close the connection without answering;
+        \c{drop=mid-body}: apply the request, send the status line, the headers (with the
+        full Content-Length) and half the body, then close the connection.
+    \li \c{count=N}: only the first N matching requests; default every one.
+    \li \c{rate=P}: each matching request with probability P (0..1), drawn from a generator
+        seeded with setSeed().
+    \endlist
+    A spec needs at least one of status, latency and drop; status and drop exclude each
+    other. The first active fault that matches a request (route, method, remaining count,
+    then the rate draw) applies to it. Requests that get a status or before-headers fault
+    are not applied.
+
+    \section Threads
+    The server lives in the thread that created it (or the one it was moved to), which
+    needs an event loop; the reader runs it on a worker QThread. Call listen() in that
+    thread. addFault(), clearFaults(), faults(), setSeed(), goDown(), isDown(), stats(),
+    totalRequests(), resetStats(), articleCount(), recordedRequests() and baseUrl() may be
+    called from any thread.
+*/
+class DemoServer : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(bool down READ isDown NOTIFY downChanged)
+
+public:
+    /*! Creates a stopped server with the sample library loaded; call listen() to start. */
+    explicit DemoServer(QObject *parent = nullptr);
+    ~DemoServer() override;
+
+    /*!
+        Listens on \a address and \a port (0: any free port). Returns the bound port, or 0
+        when it could not listen (the reason is logged in \c keeptrying.demoserver).
+    */
+    quint16 listen(const QHostAddress &address = QHostAddress::LocalHost, quint16 port = 0);
+
+    /*! \c{http://127.0.0.1:PORT} (or the listening address), empty before listen(). */
+    QUrl baseUrl() const;
+
+    /*!
+        Activates the fault \a spec (see the class comment), after those already active.
+        Returns false and sets \a errorMessage, changing nothing, when the spec is invalid.
+    */
+    bool addFault(const QString &spec, QString *errorMessage = nullptr);
+    /*! Removes every fault. */
+    void clearFaults();
+    /*! The active faults as their specs, with the remaining count when one was given. */
+    QStringList faults() const;
+    /*! Reseeds the generator behind \c{rate=} faults, so a run can be repeated exactly. */
+    void setSeed(quint32 seed);
+
+    /*!
+        Stops listening and closes the open connections, so new connections are refused,
+        then listens again on the same address and port after \a milliseconds. Calling it
+        while down restarts the wait. Called from another thread, it is queued to the
+        server's thread: isDown() and downChanged() follow a moment later.
+    */
+    void goDown(int milliseconds);
+    bool isDown() const;
+
+    /*!
+        \c{{"total_requests": N, "requests_per_route": {"GET /api/entries.json": N, ...},
+        "writes_applied": N, "duplicate_writes_rejected": N, "faults_injected": N}}.
+        Routes are named by their pattern (\c{PATCH /api/entries/{id}.json}); paths that
+        match no route by themselves.
+    */
+    QJsonObject stats() const;
+    qint64 totalRequests() const;
+    /*! Sets every counter to zero and forgets the recorded requests. */
+    void resetStats();
+
+    /*! Entries currently in the library (the sample has at least 40). */
+    int articleCount() const;
+
+    /*! The last 1000 requests, oldest first. */
+    QList<RecordedRequest> recordedRequests() const;
+
+    /*! Credentials the token endpoint accepts. */
+    static QString demoClientId();
+    static QString demoClientSecret();
+    static QString demoUsername();
+    static QString demoPassword();
+
+Q_SIGNALS:
+    /*! A request arrived (before any fault applies); admin requests excluded. */
+    void requestReceived(const QByteArray &method, const QString &path);
+    /*! The server went down (\a down true) or is listening again. */
+    void downChanged(bool down);
+
+private:
+    Q_DECLARE_PRIVATE(DemoServer)
+    std::unique_ptr<DemoServerPrivate> d_ptr;
+};
+
+} // namespace KeepTrying::Demo
+
+#endif // KEEPTRYING_DEMO_DEMOSERVER_H

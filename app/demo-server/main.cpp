@@ -1,0 +1,94 @@
+// keeptrying-demo-server: the demo wallabag server with fault injection, on its own.
+
+#include <KeepTrying/Demo/demoserver.h>
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QCoreApplication>
+#include <QtCore/QLoggingCategory>
+
+#include <cstdio>
+
+using KeepTrying::Demo::DemoServer;
+
+namespace {
+
+int usageError(const QString &message)
+{
+    std::fprintf(stderr, "keeptrying-demo-server: %s\n", qPrintable(message));
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("keeptrying-demo-server"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral(
+            "A wallabag-compatible demo server with fault injection, for trying KeepTrying.\n"
+            "Log in with client id '%1', client secret '%2', user '%3', password '%4'.\n\n"
+            "Fault SPEC: comma-separated key=value: route=GLOB, method=METHOD, status=CODE,\n"
+            "count=N, rate=P, retry-after=SECONDS|HTTP-DATE, latency=MS,\n"
+            "drop=before-headers|mid-body. Example: route=/api/entries*,status=503,count=2\n\n"
+            "At run time (loopback only): GET|POST|DELETE /_admin/faults,\n"
+            "POST /_admin/down?seconds=S, GET /_admin/stats, POST /_admin/stats/reset.")
+            .arg(DemoServer::demoClientId(), DemoServer::demoClientSecret(),
+                 DemoServer::demoUsername(), DemoServer::demoPassword()));
+    parser.addHelpOption();
+    const QCommandLineOption portOption(QStringLiteral("port"),
+                                        QStringLiteral("Port to listen on (0: any free port)."),
+                                        QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption hostOption(QStringLiteral("host"),
+                                        QStringLiteral("Address to listen on."),
+                                        QStringLiteral("ADDRESS"), QStringLiteral("127.0.0.1"));
+    const QCommandLineOption faultOption(QStringLiteral("fault"),
+                                         QStringLiteral("Inject a fault (repeatable)."),
+                                         QStringLiteral("SPEC"));
+    const QCommandLineOption seedOption(
+        QStringLiteral("seed"), QStringLiteral("Seed for rate= faults, for repeatable runs."),
+        QStringLiteral("N"));
+    const QCommandLineOption verboseOption(
+        QStringList { QStringLiteral("v"), QStringLiteral("verbose") },
+        QStringLiteral("Log every request on stderr."));
+    parser.addOptions({ portOption, hostOption, faultOption, seedOption, verboseOption });
+    parser.process(app);
+
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("unexpected argument '") +
+                          parser.positionalArguments().constFirst() + QStringLiteral("'"));
+    bool ok = false;
+    const uint port = parser.value(portOption).toUInt(&ok);
+    if (!ok || port > 65535)
+        return usageError(QStringLiteral("--port must be a number from 0 to 65535"));
+    const QHostAddress host(parser.value(hostOption));
+    if (host.isNull())
+        return usageError(QStringLiteral("--host must be an IP address"));
+
+    DemoServer server;
+    if (parser.isSet(seedOption)) {
+        const quint32 seed = parser.value(seedOption).toUInt(&ok);
+        if (!ok)
+            return usageError(QStringLiteral("--seed must be a non-negative integer"));
+        server.setSeed(seed);
+    }
+    const QStringList faults = parser.values(faultOption);
+    for (const QString &spec : faults) {
+        QString errorMessage;
+        if (!server.addFault(spec, &errorMessage))
+            return usageError(errorMessage);
+    }
+    if (parser.isSet(verboseOption))
+        QLoggingCategory::setFilterRules(QStringLiteral("keeptrying.demoserver.debug=true"));
+
+    if (server.listen(host, quint16(port)) == 0) {
+        std::fprintf(stderr, "keeptrying-demo-server: cannot listen on %s port %u\n",
+                     qPrintable(host.toString()), port);
+        return 1;
+    }
+    std::printf("listening on %s\n", qPrintable(server.baseUrl().toString()));
+    std::fflush(stdout);
+    return app.exec();
+}
