@@ -1,0 +1,80 @@
+#include "builtinserver.h"
+
+#include <KeepTrying/Demo/demoserver.h>
+
+BuiltInServer::BuiltInServer(QObject *parent) : QObject(parent)
+{
+    m_thread.setObjectName(QStringLiteral("demo-server"));
+}
+
+BuiltInServer::~BuiltInServer()
+{
+    stop();
+}
+
+bool BuiltInServer::start(QString *errorMessage)
+{
+    if (m_server)
+        return true;
+    m_thread.start();
+    m_context = new QObject;
+    m_context->moveToThread(&m_thread);
+
+    // The server and its sockets must be made in the thread that will run them.
+    quint16 port = 0;
+    QMetaObject::invokeMethod(
+        m_context,
+        [this, &port] {
+            m_server = new KeepTrying::Demo::DemoServer;
+            port = m_server->listen(QHostAddress::LocalHost, 0);
+        },
+        Qt::BlockingQueuedConnection);
+    if (port == 0) {
+        if (errorMessage)
+            *errorMessage = tr("The built-in demo server could not listen on 127.0.0.1.");
+        stop();
+        return false;
+    }
+    m_baseUrl = m_server->baseUrl();
+    return true;
+}
+
+void BuiltInServer::stop()
+{
+    if (!m_thread.isRunning())
+        return;
+    QMetaObject::invokeMethod(
+        m_context,
+        [this] {
+            delete m_server;
+            m_server = nullptr;
+        },
+        Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+    // The thread has ended, so nothing else can touch the context any more.
+    delete m_context;
+    m_context = nullptr;
+    m_baseUrl.clear();
+}
+
+bool BuiltInServer::addFault(const QString &spec, QString *errorMessage)
+{
+    if (!m_server) {
+        if (errorMessage)
+            *errorMessage = tr("The built-in demo server is not running.");
+        return false;
+    }
+    return m_server->addFault(spec, errorMessage);
+}
+
+void BuiltInServer::clearFaults()
+{
+    if (m_server)
+        m_server->clearFaults();
+}
+
+QStringList BuiltInServer::faults() const
+{
+    return m_server ? m_server->faults() : QStringList();
+}

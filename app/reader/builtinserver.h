@@ -1,0 +1,44 @@
+#ifndef KEEPTRYING_READER_BUILTINSERVER_H
+#define KEEPTRYING_READER_BUILTINSERVER_H
+
+#include <QtCore/QObject>
+#include <QtCore/QThread>
+#include <QtCore/QUrl>
+
+namespace KeepTrying::Demo {
+class DemoServer;
+}
+
+/*
+    Runs the demo wallabag server on loopback in a worker thread of its own, so that the
+    reader works out of the box and its network traffic is real HTTP over a socket, not a
+    shortcut inside the GUI thread.
+*/
+class BuiltInServer : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit BuiltInServer(QObject *parent = nullptr);
+    ~BuiltInServer() override;
+
+    /*! Starts the thread and the server on 127.0.0.1, any free port. Returns false with
+        \a errorMessage set when it could not listen. */
+    bool start(QString *errorMessage = nullptr);
+    /*! Stops the server and its thread; called by the destructor. */
+    void stop();
+
+    QUrl baseUrl() const { return m_baseUrl; }
+    /*! See DemoServer::addFault(); safe from the GUI thread. */
+    bool addFault(const QString &spec, QString *errorMessage = nullptr);
+    void clearFaults();
+    QStringList faults() const;
+
+private:
+    QThread m_thread;
+    QObject *m_context = nullptr; // lives in m_thread; runs the calls made there
+    KeepTrying::Demo::DemoServer *m_server = nullptr;
+    QUrl m_baseUrl;
+};
+
+#endif // KEEPTRYING_READER_BUILTINSERVER_H

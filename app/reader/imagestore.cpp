@@ -1,0 +1,62 @@
+#include "imagestore.h"
+
+#include "wallabagclient.h"
+
+#include <QtNetwork/QNetworkReply>
+
+ImageStore::ImageStore(WallabagClient *client, QObject *parent) : QObject(parent), m_client(client)
+{
+}
+
+void ImageStore::request(const QUrl &url)
+{
+    if (!url.isValid() || m_images.contains(url) || m_pending.contains(url) ||
+        m_failed.contains(url))
+        return;
+    m_pending.insert(url);
+    Q_EMIT pendingCountChanged(pendingCount());
+    QNetworkReply *reply = m_client->getImage(url);
+    connect(reply, &QNetworkReply::finished, this, [this, reply, url] {
+        reply->deleteLater();
+        QImage image;
+        if (reply->error() == QNetworkReply::NoError)
+            image = QImage::fromData(reply->readAll());
+        m_pending.remove(url);
+        if (image.isNull()) {
+            m_failed.insert(url);
+        } else {
+            m_images.insert(url, image);
+            Q_EMIT imageReady(url);
+        }
+        Q_EMIT pendingCountChanged(pendingCount());
+    });
+}
+
+QImage ImageStore::image(const QUrl &url) const
+{
+    return m_images.value(url);
+}
+
+QPixmap ImageStore::thumbnail(const QUrl &url, const QSize &size, qreal devicePixelRatio) const
+{
+    const QImage source = m_images.value(url);
+    if (source.isNull() || size.isEmpty())
+        return {};
+    const QString key = url.toString() + QLatin1Char('@') + QString::number(size.width()) +
+        QLatin1Char('x') + QString::number(size.height()) + QLatin1Char('@') +
+        QString::number(devicePixelRatio);
+    auto it = m_thumbnails.constFind(key);
+    if (it != m_thumbnails.constEnd())
+        return *it;
+
+    // Fill the box and crop the overflow, centred, like object-fit: cover.
+    const QSize target = size * devicePixelRatio;
+    const QImage scaled =
+        source.scaled(target, Qt::KeepAspectRatioByExpanding, Qt::SmoothTransformation);
+    const QRect crop((scaled.width() - target.width()) / 2, (scaled.height() - target.height()) / 2,
+                     target.width(), target.height());
+    QPixmap pixmap = QPixmap::fromImage(scaled.copy(crop));
+    pixmap.setDevicePixelRatio(devicePixelRatio);
+    m_thumbnails.insert(key, pixmap);
+    return pixmap;
+}

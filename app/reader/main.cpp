@@ -1,0 +1,189 @@
+#include "appicon.h"
+#include "builtinserver.h"
+#include "imagestore.h"
+#include "mainwindow.h"
+#include "screenshotdriver.h"
+#include "wallabagclient.h"
+
+#include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QTimer>
+#include <QtWidgets/QApplication>
+
+#include <cstdio>
+
+namespace {
+
+constexpr int UsageError = 2;
+
+int usageError(const QString &message)
+{
+    std::fputs(qPrintable(QStringLiteral("keeptrying-reader: ") + message + QLatin1Char('\n')),
+               stderr);
+    return UsageError;
+}
+
+// The reader's defaults: quick first retry, full jitter so many readers never retry in
+// step, and an Idempotency-Key so the token POST may be retried too.
+KeepTrying::RetryPolicy readerPolicy()
+{
+    KeepTrying::RetryPolicy policy;
+    policy.initialDelayMs = 300;
+    policy.maxDelayMs = 10000;
+    policy.jitter = KeepTrying::Jitter::Full;
+    policy.addIdempotencyKey = true;
+    policy.attemptTimeoutMs = 20000;
+    return policy;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("keeptrying-reader"));
+    QApplication::setApplicationDisplayName(QStringLiteral("KeepTrying Reader"));
+    QApplication::setOrganizationName(QStringLiteral("KeepTrying"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setWindowIcon(readerIcon());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Reads the articles saved on a wallabag server, and keeps trying when the network "
+        "is flaky. Without --server it starts a built-in demo server on 127.0.0.1."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption serverOption(QStringLiteral("server"),
+                                          QStringLiteral("The wallabag server to use."),
+                                          QStringLiteral("URL"));
+    const QCommandLineOption clientIdOption(QStringLiteral("client-id"),
+                                            QStringLiteral("OAuth client id (with --server)."),
+                                            QStringLiteral("ID"));
+    const QCommandLineOption clientSecretOption(
+        QStringLiteral("client-secret"), QStringLiteral("OAuth client secret (with --server)."),
+        QStringLiteral("SECRET"));
+    const QCommandLineOption usernameOption(QStringLiteral("username"),
+                                            QStringLiteral("User name (with --server)."),
+                                            QStringLiteral("NAME"));
+    const QCommandLineOption passwordOption(QStringLiteral("password"),
+                                            QStringLiteral("Password (with --server)."),
+                                            QStringLiteral("PASSWORD"));
+    const QCommandLineOption faultOption(
+        QStringLiteral("demo-fault"),
+        QStringLiteral("A fault for the built-in server to inject, e.g. "
+                       "'route=/api/entries*,status=503,count=2,retry-after=1'. "
+                       "Repeatable."),
+        QStringLiteral("SPEC"));
+    const QCommandLineOption offlineOption(
+        QStringLiteral("simulate-offline"),
+        QStringLiteral("Start in simulated offline mode (Developer menu)."));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Save the window as a PNG when --screenshot-when is reached, then "
+                       "exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption whenOption(
+        QStringLiteral("screenshot-when"),
+        QStringLiteral("loaded (the list and first article are shown) or banner (the retry "
+                       "banner is open; the run ends once it has closed). Default: loaded."),
+        QStringLiteral("STATE"), QStringLiteral("loaded"));
+    const QCommandLineOption quitAfterOption(
+        QStringLiteral("quit-after"),
+        QStringLiteral("With --screenshot: give up with exit code 1 after MS milliseconds. "
+                       "Without it: quit after MS milliseconds. Default: 20000."),
+        QStringLiteral("MS"), QStringLiteral("20000"));
+    parser.addOptions({ serverOption, clientIdOption, clientSecretOption, usernameOption,
+                        passwordOption, faultOption, offlineOption, screenshotOption, whenOption,
+                        quitAfterOption });
+
+    if (!parser.parse(QCoreApplication::arguments()))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(0);
+    if (parser.isSet(QStringLiteral("version")))
+        parser.showVersion();
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("unexpected argument: %1")
+                              .arg(parser.positionalArguments().constFirst()));
+
+    ScreenshotDriver::Goal goal = ScreenshotDriver::Goal::Loaded;
+    const QString when = parser.value(whenOption);
+    if (when == QLatin1String("banner"))
+        goal = ScreenshotDriver::Goal::Banner;
+    else if (when != QLatin1String("loaded"))
+        return usageError(
+            QStringLiteral("--screenshot-when must be loaded or banner, not %1").arg(when));
+    bool ok = false;
+    const int quitAfterMs = parser.value(quitAfterOption).toInt(&ok);
+    if (!ok || quitAfterMs < 0)
+        return usageError(QStringLiteral("--quit-after needs milliseconds, not %1")
+                              .arg(parser.value(quitAfterOption)));
+    const QStringList faults = parser.values(faultOption);
+    if (parser.isSet(serverOption) && !faults.isEmpty())
+        return usageError(QStringLiteral("--demo-fault works with the built-in server only"));
+
+    // The server: the one given, or the built-in demo server on a worker thread.
+    BuiltInServer builtIn;
+    QUrl server;
+    WallabagClient::Credentials credentials;
+    QString serverDescription;
+    if (parser.isSet(serverOption)) {
+        server = QUrl::fromUserInput(parser.value(serverOption));
+        if (!server.isValid() || server.host().isEmpty())
+            return usageError(
+                QStringLiteral("not a server URL: %1").arg(parser.value(serverOption)));
+        credentials = { parser.value(clientIdOption), parser.value(clientSecretOption),
+                        parser.value(usernameOption), parser.value(passwordOption) };
+        serverDescription = server.host();
+    } else {
+        QString error;
+        if (!builtIn.start(&error)) {
+            std::fputs(
+                qPrintable(QStringLiteral("keeptrying-reader: ") + error + QLatin1Char('\n')),
+                stderr);
+            return 1;
+        }
+        for (const QString &spec : faults) {
+            if (!builtIn.addFault(spec, &error))
+                return usageError(QStringLiteral("--demo-fault: %1").arg(error));
+        }
+        server = builtIn.baseUrl();
+        using KeepTrying::Demo::DemoServer;
+        credentials = { DemoServer::demoClientId(), DemoServer::demoClientSecret(),
+                        DemoServer::demoUsername(), DemoServer::demoPassword() };
+        serverDescription =
+            QObject::tr("Built-in demo server · %1:%2").arg(server.host()).arg(server.port());
+    }
+
+    // Every request of the reader goes through this one manager.
+    KeepTrying::RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(readerPolicy());
+    if (parser.isSet(offlineOption))
+        manager.setSimulatedOffline(true);
+
+    WallabagClient client(&manager);
+    client.setServer(server, credentials);
+    ImageStore images(&client);
+
+    MainWindow window(&manager, &client, &images);
+    window.setServerDescription(serverDescription);
+    if (!parser.isSet(serverOption)) {
+        window.setFaultInjector(
+            [&builtIn](const QString &spec, QString *error) {
+                return builtIn.addFault(spec, error);
+            },
+            [&builtIn] { builtIn.clearFaults(); });
+    }
+
+    const QString screenshot = parser.value(screenshotOption);
+    ScreenshotDriver driver(&window, &images);
+    driver.start(goal, screenshot, quitAfterMs);
+    if (screenshot.isEmpty() && parser.isSet(quitAfterOption))
+        QTimer::singleShot(quitAfterMs, &app, &QCoreApplication::quit);
+
+    window.show();
+    window.loadLibrary();
+    return app.exec();
+}

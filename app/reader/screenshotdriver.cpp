@@ -1,0 +1,155 @@
+#include "screenshotdriver.h"
+
+#include "imagestore.h"
+#include "mainwindow.h"
+
+#include <KeepTrying/retrybanner.h>
+
+#include <QtCore/QCoreApplication>
+#include <QtCore/QSaveFile>
+#include <QtGui/QImageWriter>
+
+#include <cstdio>
+
+namespace {
+
+constexpr int ImageGraceMs = 2000;
+
+void printLine(FILE *stream, const QString &line)
+{
+    std::fputs(qPrintable(line + QLatin1Char('\n')), stream);
+    std::fflush(stream);
+}
+
+} // namespace
+
+ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, QObject *parent)
+    : QObject(parent), m_window(window), m_images(images)
+{
+    m_imageGrace.setSingleShot(true);
+    m_imageGrace.setInterval(ImageGraceMs);
+    connect(&m_imageGrace, &QTimer::timeout, this, &ScreenshotDriver::imagesSettledOrTimedOut);
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, &ScreenshotDriver::timedOut);
+
+    connect(window, &MainWindow::libraryShown, this, &ScreenshotDriver::libraryShown);
+    connect(images, &ImageStore::pendingCountChanged, this, [this](int pending) {
+        if (pending == 0 && m_listShown)
+            imagesSettledOrTimedOut();
+    });
+    connect(window->banner(), &KeepTrying::RetryBanner::showAnimationFinished, this,
+            &ScreenshotDriver::bannerShown);
+    connect(window->banner(), &KeepTrying::RetryBanner::hideAnimationFinished, this,
+            &ScreenshotDriver::bannerHidden);
+}
+
+void ScreenshotDriver::start(Goal goal, const QString &file, int quitAfterMs)
+{
+    m_goal = file.isEmpty() ? Goal::None : goal;
+    m_file = file;
+    if (m_goal != Goal::None && quitAfterMs > 0)
+        m_deadline.start(quitAfterMs);
+}
+
+void ScreenshotDriver::libraryShown(int count)
+{
+    m_count = count;
+    m_listShown = true;
+    if (m_images->pendingCount() == 0)
+        imagesSettledOrTimedOut();
+    else
+        m_imageGrace.start();
+}
+
+void ScreenshotDriver::imagesSettledOrTimedOut()
+{
+    m_imageGrace.stop();
+    if (m_loaded || !m_listShown)
+        return;
+    m_loaded = true;
+    printLine(stdout, QStringLiteral("loaded %1 articles").arg(m_count));
+    checkDone();
+}
+
+void ScreenshotDriver::bannerShown()
+{
+    printLine(stdout, QStringLiteral("banner shown"));
+    if (m_goal == Goal::Banner && !m_bannerSaved && !m_finished) {
+        if (!save()) {
+            finish(1);
+            return;
+        }
+        m_bannerSaved = true;
+    }
+    checkDone();
+}
+
+void ScreenshotDriver::bannerHidden()
+{
+    printLine(stdout, QStringLiteral("banner hidden"));
+    checkDone();
+}
+
+void ScreenshotDriver::checkDone()
+{
+    if (m_finished)
+        return;
+    switch (m_goal) {
+    case Goal::None:
+        return;
+    case Goal::Loaded:
+        // A banner still closing after a slow load would be caught half-way: wait for it.
+        if (m_loaded && m_window->banner()->isHidden())
+            finish(save() ? 0 : 1);
+        return;
+    case Goal::Banner:
+        // Done once the banner has been seen and has gone again with the list loaded.
+        if (m_bannerSaved && m_loaded && m_window->banner()->isHidden())
+            finish(0);
+        return;
+    }
+}
+
+bool ScreenshotDriver::save()
+{
+    // Apply pending layout changes (the banner's last animation step) before grabbing.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    const QImage image = m_window->grab().toImage();
+    QSaveFile file(m_file);
+    QImageWriter writer(&file, "png");
+    if (image.isNull() || !file.open(QIODevice::WriteOnly) || !writer.write(image) ||
+        !file.commit()) {
+        printLine(stderr,
+                  QStringLiteral("keeptrying-reader: cannot save the screenshot to %1: %2")
+                      .arg(m_file,
+                           writer.error() != QImageWriter::UnknownError ? writer.errorString()
+                                                                        : file.errorString()));
+        return false;
+    }
+    printLine(stdout, QStringLiteral("screenshot: %1").arg(m_file));
+    return true;
+}
+
+void ScreenshotDriver::timedOut()
+{
+    if (m_finished)
+        return;
+    QString what;
+    if (m_goal == Goal::Banner && !m_bannerSaved)
+        what = QStringLiteral("the retry banner did not show");
+    else if (!m_loaded)
+        what = QStringLiteral("the library did not load");
+    else
+        what = QStringLiteral("the retry banner did not hide");
+    printLine(
+        stderr,
+        QStringLiteral("keeptrying-reader: %1 within %2 ms").arg(what).arg(m_deadline.interval()));
+    finish(1);
+}
+
+void ScreenshotDriver::finish(int exitCode)
+{
+    m_finished = true;
+    m_deadline.stop();
+    QCoreApplication::exit(exitCode);
+}

@@ -1,0 +1,134 @@
+#ifndef KEEPTRYING_RETRYBANNER_H
+#define KEEPTRYING_RETRYBANNER_H
+
+#include <KeepTrying/keeptrying_widgets_export.h>
+
+#include <QtGui/QIcon>
+#include <QtWidgets/QWidget>
+
+#include <memory>
+
+namespace KeepTrying {
+
+class RetryingNetworkAccessManager;
+class RetryBannerController;
+class RetryBannerPrivate;
+
+/*!
+    A banner that tells the user a request is slow because the network is flaky, and that
+    the application keeps trying: "This is taking longer than usual. Please check your
+    network connection while we keep trying."
+
+    When to use it: at the top of a window or view whose content is loaded through a
+    RetryingNetworkAccessManager, instead of an error dialog or a "tap to retry" button.
+    It offers no action, because there is nothing for the user to do but wait or fix the
+    connection; the request goes through on its own and the banner leaves. Do not use it
+    for errors that retrying cannot fix (a wrong password, a 404): show those as errors.
+
+    Bind it with one call, bind(): the banner then shows itself while a request of the
+    manager has been retried for longer than a second and hides once it has finished. The
+    decision is made by a RetryBannerController, which can also be made separately (to set
+    its threshold or tracking mode, or to share it between windows) and handed to
+    setController().
+
+    Showing and hiding slide the banner open and closed in a fraction of a second; set
+    animated to false for tests and screenshots. The banner also shows a small busy
+    indicator while visible. Its contentsMargins() (none by default) are kept around the
+    tinted frame, to space it from the window's edges; they open and close with it.
+*/
+class KEEPTRYING_WIDGETS_EXPORT RetryBanner : public QWidget
+{
+    Q_OBJECT
+    Q_PROPERTY(QString text READ text WRITE setText NOTIFY textChanged)
+    Q_PROPERTY(
+        MessageType messageType READ messageType WRITE setMessageType NOTIFY messageTypeChanged)
+    Q_PROPERTY(QIcon icon READ icon WRITE setIcon NOTIFY iconChanged)
+    Q_PROPERTY(bool animated READ isAnimated WRITE setAnimated NOTIFY animatedChanged)
+    Q_PROPERTY(bool busyIndicatorVisible READ isBusyIndicatorVisible WRITE setBusyIndicatorVisible
+                   NOTIFY busyIndicatorVisibleChanged)
+
+public:
+    /*! The look of the banner. */
+    enum MessageType {
+        Information, //!< Soft blue, an "i" icon.
+        Warning //!< Soft amber, a warning triangle (the default).
+    };
+    Q_ENUM(MessageType)
+
+    /*! Makes a hidden banner with defaultText(). */
+    explicit RetryBanner(QWidget *parent = nullptr);
+    ~RetryBanner() override;
+
+    /*! "This is taking longer than usual. Please check your network connection while we
+        keep trying.", translated in the "KeepTrying::RetryBanner" context. */
+    static QString defaultText();
+
+    /*! Shows the banner whenever \a manager has a request that the user is waiting for
+        retried for over a second, and hides it when those requests have finished. Makes a
+        RetryBannerController owned by the banner (or reuses the one a previous bind()
+        made) and returns it, so that its threshold or tracking mode can be changed. */
+    RetryBannerController *bind(RetryingNetworkAccessManager *manager);
+
+    /*! Follows \a controller's shouldShow from now on, showing or hiding the banner at
+        once to match it. The banner does not take ownership. Null detaches. */
+    void setController(RetryBannerController *controller);
+    RetryBannerController *controller() const;
+
+    QString text() const;
+    void setText(const QString &text);
+
+    MessageType messageType() const;
+    void setMessageType(MessageType type);
+
+    /*! The icon left of the text; a null icon (the default) draws the messageType's own. */
+    QIcon icon() const;
+    void setIcon(const QIcon &icon);
+
+    /*! Whether animatedShow() and animatedHide() animate (default true). When false they
+        change the visibility at once and emit their signal before returning. */
+    bool isAnimated() const;
+    void setAnimated(bool animated);
+
+    bool isBusyIndicatorVisible() const;
+    void setBusyIndicatorVisible(bool visible);
+
+    /*! True while the banner is sliding open or closed. */
+    bool isShowAnimationRunning() const;
+    bool isHideAnimationRunning() const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override;
+    int heightForWidth(int width) const override;
+
+public Q_SLOTS:
+    /*! Shows the banner, sliding it open when animated (about 200 ms).
+        showAnimationFinished() is emitted when it is fully visible. */
+    void animatedShow();
+    /*! Slides the banner closed, then hides it. hideAnimationFinished() is emitted when it
+        is hidden. */
+    void animatedHide();
+
+Q_SIGNALS:
+    /*! The banner has become fully visible (also when not animated). */
+    void showAnimationFinished();
+    /*! The banner has become hidden after animatedHide() (also when not animated). */
+    void hideAnimationFinished();
+    void textChanged(const QString &text);
+    void messageTypeChanged(KeepTrying::RetryBanner::MessageType type);
+    void iconChanged(const QIcon &icon);
+    void animatedChanged(bool animated);
+    void busyIndicatorVisibleChanged(bool visible);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    Q_DECLARE_PRIVATE(RetryBanner)
+    std::unique_ptr<RetryBannerPrivate> d_ptr;
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_RETRYBANNER_H

@@ -1,0 +1,7 @@
+#include "logging_p.h"
+
+namespace KeepTrying {
+
+Q_LOGGING_CATEGORY(lcWidgets, "keeptrying.widgets", QtWarningMsg)
+
+} // namespace KeepTrying

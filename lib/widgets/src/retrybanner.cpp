@@ -1,0 +1,500 @@
+#include "retrybanner_p.h"
+
+#include "logging_p.h"
+
+#include <KeepTrying/retrybannercontroller.h>
+
+#include <QtCore/QCoreApplication>
+#include <QtCore/QEvent>
+#include <QtGui/QPainter>
+#include <QtGui/QPainterPath>
+#include <QtWidgets/QHBoxLayout>
+
+namespace KeepTrying {
+
+namespace {
+constexpr int AnimationDurationMs = 200;
+constexpr int IconSize = 20;
+} // namespace
+
+RetryBannerBusyIndicator::RetryBannerBusyIndicator(QWidget *parent) : QWidget(parent)
+{
+    m_rotation.setStartValue(0.0);
+    m_rotation.setEndValue(360.0);
+    m_rotation.setDuration(1100);
+    m_rotation.setLoopCount(-1);
+    connect(&m_rotation, &QVariantAnimation::valueChanged, this, [this] { update(); });
+    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+}
+
+QSize RetryBannerBusyIndicator::sizeHint() const
+{
+    return QSize(16, 16);
+}
+
+void RetryBannerBusyIndicator::setColor(const QColor &color)
+{
+    m_color = color;
+    update();
+}
+
+void RetryBannerBusyIndicator::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const qreal side = qMin(width(), height()) - 3.0;
+    const QRectF r((width() - side) / 2.0, (height() - side) / 2.0, side, side);
+    QColor track = m_color;
+    track.setAlphaF(0.22f);
+    p.setPen(QPen(track, 2.0));
+    p.drawEllipse(r);
+    p.setPen(QPen(m_color, 2.0, Qt::SolidLine, Qt::RoundCap));
+    const int start = int(-m_rotation.currentValue().toReal() * 16);
+    p.drawArc(r, 90 * 16 + start, -100 * 16);
+}
+
+void RetryBannerBusyIndicator::showEvent(QShowEvent *event)
+{
+    m_rotation.start();
+    QWidget::showEvent(event);
+}
+
+void RetryBannerBusyIndicator::hideEvent(QHideEvent *event)
+{
+    m_rotation.stop();
+    QWidget::hideEvent(event);
+}
+
+RetryBannerFrame::RetryBannerFrame(QWidget *parent) : QWidget(parent) { }
+
+void RetryBannerFrame::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QRectF r = QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5);
+    p.setPen(QPen(border, 1.0));
+    p.setBrush(background);
+    p.drawRoundedRect(r, 6, 6);
+}
+
+RetryBannerPrivate::Colors RetryBannerPrivate::colors(RetryBanner::MessageType type)
+{
+    // Soft tints with dark text, as KMessageWidget does, so that the text keeps a
+    // contrast ratio above 7:1 on the background.
+    switch (type) {
+    case RetryBanner::Information:
+        return { QColor(0xe7, 0xf1, 0xfc), QColor(0xa9, 0xc9, 0xee), QColor(0x1d, 0x35, 0x57),
+                 QColor(0x2f, 0x6f, 0xbf) };
+    case RetryBanner::Warning:
+        break;
+    }
+    return { QColor(0xff, 0xf5, 0xd6), QColor(0xf1, 0xc8, 0x6a), QColor(0x4a, 0x37, 0x00),
+             QColor(0xc9, 0x80, 0x00) };
+}
+
+void RetryBannerPrivate::init()
+{
+    Q_Q(RetryBanner);
+    frame = new RetryBannerFrame(q);
+    auto *layout = new QHBoxLayout(frame);
+    layout->setContentsMargins(12, 9, 14, 9);
+    layout->setSpacing(10);
+
+    iconLabel = new QLabel(frame);
+    iconLabel->setFixedSize(IconSize, IconSize);
+    textLabel = new QLabel(RetryBanner::defaultText(), frame);
+    textLabel->setTextFormat(Qt::PlainText);
+    textLabel->setWordWrap(true);
+    textLabel->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    busy = new RetryBannerBusyIndicator(frame);
+    busy->setToolTip(QCoreApplication::translate("KeepTrying::RetryBanner", "Still trying"));
+
+    layout->addWidget(iconLabel, 0, Qt::AlignVCenter);
+    layout->addWidget(textLabel, 1);
+    layout->addWidget(busy, 0, Qt::AlignVCenter);
+
+    animation = new QVariantAnimation(q);
+    animation->setEasingCurve(QEasingCurve::OutCubic);
+    QObject::connect(animation, &QVariantAnimation::valueChanged, q,
+                     [this](const QVariant &value) { setReveal(value.toReal()); });
+    QObject::connect(animation, &QVariantAnimation::finished, q, [this] {
+        if (hiding)
+            finishHide();
+        else
+            finishShow();
+    });
+
+    // Maximum, not Fixed: a fixed height would change the window's minimum size on every
+    // animation step.
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    policy.setHeightForWidth(true);
+    q->setSizePolicy(policy);
+    q->setAccessibleName(textLabel->text());
+    applyType();
+    q->hide();
+}
+
+void RetryBannerPrivate::applyType()
+{
+    const Colors c = colors(type);
+    frame->background = c.background;
+    frame->border = c.border;
+    QPalette palette = textLabel->palette();
+    palette.setColor(QPalette::WindowText, c.text);
+    palette.setColor(QPalette::Text, c.text);
+    textLabel->setPalette(palette);
+    busy->setColor(c.accent);
+    frame->update();
+    updateIcon();
+}
+
+QPixmap RetryBannerPrivate::defaultIcon(int size, qreal devicePixelRatio) const
+{
+    QPixmap pixmap(QSize(size, size) * devicePixelRatio);
+    pixmap.setDevicePixelRatio(devicePixelRatio);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QColor accent = colors(type).accent;
+    const qreal s = size;
+    QPen mark(Qt::white, s * 0.12, Qt::SolidLine, Qt::RoundCap);
+
+    if (type == RetryBanner::Warning) {
+        // A triangle with rounded corners (a thick round-joined outline filled in).
+        QPainterPath triangle;
+        triangle.moveTo(s * 0.5, s * 0.12);
+        triangle.lineTo(s * 0.93, s * 0.86);
+        triangle.lineTo(s * 0.07, s * 0.86);
+        triangle.closeSubpath();
+        p.setPen(QPen(accent, s * 0.12, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p.setBrush(accent);
+        p.drawPath(triangle);
+        p.setPen(mark);
+        p.drawLine(QPointF(s * 0.5, s * 0.40), QPointF(s * 0.5, s * 0.60));
+        p.drawPoint(QPointF(s * 0.5, s * 0.76));
+    } else {
+        p.setPen(Qt::NoPen);
+        p.setBrush(accent);
+        p.drawEllipse(QRectF(s * 0.04, s * 0.04, s * 0.92, s * 0.92));
+        p.setPen(mark);
+        p.drawPoint(QPointF(s * 0.5, s * 0.29));
+        p.drawLine(QPointF(s * 0.5, s * 0.46), QPointF(s * 0.5, s * 0.72));
+    }
+    return pixmap;
+}
+
+void RetryBannerPrivate::updateIcon()
+{
+    Q_Q(RetryBanner);
+    const qreal dpr = q->devicePixelRatioF();
+    if (icon.isNull())
+        iconLabel->setPixmap(defaultIcon(IconSize, dpr));
+    else
+        iconLabel->setPixmap(icon.pixmap(QSize(IconSize, IconSize), dpr));
+}
+
+int RetryBannerPrivate::frameHeight(int width) const
+{
+    const int h = frame->heightForWidth(width);
+    return h >= 0 ? h : frame->sizeHint().height();
+}
+
+int RetryBannerPrivate::openHeight(int width) const
+{
+    Q_Q(const RetryBanner);
+    const QMargins m = q->contentsMargins();
+    return frameHeight(width - m.left() - m.right()) + m.top() + m.bottom();
+}
+
+void RetryBannerPrivate::layoutFrame()
+{
+    // Pinned to the bottom edge: while the banner opens, the frame slides down into view.
+    Q_Q(RetryBanner);
+    const QMargins m = q->contentsMargins();
+    const int width = q->width() - m.left() - m.right();
+    const int h = frameHeight(width);
+    frame->setGeometry(m.left(), q->height() - m.bottom() - h, width, h);
+}
+
+void RetryBannerPrivate::setReveal(qreal value)
+{
+    Q_Q(RetryBanner);
+    value = qBound(0.0, value, 1.0);
+    if (qFuzzyCompare(reveal, value))
+        return;
+    reveal = value;
+    q->updateGeometry();
+}
+
+void RetryBannerPrivate::finishShow()
+{
+    Q_Q(RetryBanner);
+    qCDebug(lcWidgets) << "banner shown";
+    Q_EMIT q->showAnimationFinished();
+}
+
+void RetryBannerPrivate::finishHide()
+{
+    Q_Q(RetryBanner);
+    q->hide();
+    hiding = false;
+    reveal = 1.0;
+    qCDebug(lcWidgets) << "banner hidden";
+    Q_EMIT q->hideAnimationFinished();
+}
+
+void RetryBannerPrivate::followController(bool show)
+{
+    Q_Q(RetryBanner);
+    if (show)
+        q->animatedShow();
+    else if (q->isVisible() || animation->state() == QAbstractAnimation::Running)
+        q->animatedHide();
+}
+
+RetryBanner::RetryBanner(QWidget *parent)
+    : QWidget(parent), d_ptr(std::make_unique<RetryBannerPrivate>(this))
+{
+    Q_D(RetryBanner);
+    d->init();
+}
+
+RetryBanner::~RetryBanner()
+{
+    Q_D(RetryBanner);
+    disconnect(d->controllerConnection);
+}
+
+QString RetryBanner::defaultText()
+{
+    return QCoreApplication::translate("KeepTrying::RetryBanner",
+                                       "This is taking longer than usual. Please check your "
+                                       "network connection while we keep trying.");
+}
+
+RetryBannerController *RetryBanner::bind(RetryingNetworkAccessManager *manager)
+{
+    Q_D(RetryBanner);
+    if (!d->ownController)
+        d->ownController = new RetryBannerController(this);
+    d->ownController->setManager(manager);
+    setController(d->ownController);
+    return d->ownController;
+}
+
+void RetryBanner::setController(RetryBannerController *controller)
+{
+    Q_D(RetryBanner);
+    if (d->controller == controller)
+        return;
+    disconnect(d->controllerConnection);
+    d->controller = controller;
+    if (!controller)
+        return;
+    d->controllerConnection = connect(controller, &RetryBannerController::shouldShowChanged, this,
+                                      [d](bool show) { d->followController(show); });
+    d->followController(controller->shouldShow());
+}
+
+RetryBannerController *RetryBanner::controller() const
+{
+    Q_D(const RetryBanner);
+    return d->controller;
+}
+
+QString RetryBanner::text() const
+{
+    Q_D(const RetryBanner);
+    return d->textLabel->text();
+}
+
+void RetryBanner::setText(const QString &text)
+{
+    Q_D(RetryBanner);
+    if (d->textLabel->text() == text)
+        return;
+    d->textLabel->setText(text);
+    setAccessibleName(text);
+    updateGeometry();
+    d->layoutFrame();
+    Q_EMIT textChanged(text);
+}
+
+RetryBanner::MessageType RetryBanner::messageType() const
+{
+    Q_D(const RetryBanner);
+    return d->type;
+}
+
+void RetryBanner::setMessageType(MessageType type)
+{
+    Q_D(RetryBanner);
+    if (d->type == type)
+        return;
+    d->type = type;
+    d->applyType();
+    Q_EMIT messageTypeChanged(type);
+}
+
+QIcon RetryBanner::icon() const
+{
+    Q_D(const RetryBanner);
+    return d->icon;
+}
+
+void RetryBanner::setIcon(const QIcon &icon)
+{
+    Q_D(RetryBanner);
+    d->icon = icon;
+    d->updateIcon();
+    Q_EMIT iconChanged(icon);
+}
+
+bool RetryBanner::isAnimated() const
+{
+    Q_D(const RetryBanner);
+    return d->animated;
+}
+
+void RetryBanner::setAnimated(bool animated)
+{
+    Q_D(RetryBanner);
+    if (d->animated == animated)
+        return;
+    d->animated = animated;
+    // Jump to the end of a running animation rather than leave the banner half open.
+    if (!animated && d->animation->state() == QAbstractAnimation::Running) {
+        d->animation->stop();
+        if (d->hiding) {
+            d->finishHide();
+        } else {
+            d->setReveal(1.0);
+            d->finishShow();
+        }
+    }
+    Q_EMIT animatedChanged(animated);
+}
+
+bool RetryBanner::isBusyIndicatorVisible() const
+{
+    Q_D(const RetryBanner);
+    return !d->busy->isHidden();
+}
+
+void RetryBanner::setBusyIndicatorVisible(bool visible)
+{
+    Q_D(RetryBanner);
+    if (d->busy->isHidden() != visible)
+        return;
+    d->busy->setVisible(visible);
+    Q_EMIT busyIndicatorVisibleChanged(visible);
+}
+
+bool RetryBanner::isShowAnimationRunning() const
+{
+    Q_D(const RetryBanner);
+    return d->animation->state() == QAbstractAnimation::Running && !d->hiding;
+}
+
+bool RetryBanner::isHideAnimationRunning() const
+{
+    Q_D(const RetryBanner);
+    return d->animation->state() == QAbstractAnimation::Running && d->hiding;
+}
+
+QSize RetryBanner::sizeHint() const
+{
+    Q_D(const RetryBanner);
+    const QMargins m = contentsMargins();
+    const int w = d->frame->sizeHint().width() + m.left() + m.right();
+    return QSize(w, heightForWidth(w));
+}
+
+QSize RetryBanner::minimumSizeHint() const
+{
+    // The text wraps, so the banner fits any width; asking for none keeps the window's
+    // minimum size the same whether the banner is shown or not.
+    return QSize(0, 0);
+}
+
+bool RetryBanner::hasHeightForWidth() const
+{
+    return true;
+}
+
+int RetryBanner::heightForWidth(int width) const
+{
+    Q_D(const RetryBanner);
+    return qRound(d->reveal * d->openHeight(width));
+}
+
+void RetryBanner::animatedShow()
+{
+    Q_D(RetryBanner);
+    const bool wasHiding = d->hiding;
+    d->hiding = false;
+    const bool canAnimate = d->animated && !isWindow() && window()->isVisible();
+    if (!canAnimate) {
+        d->animation->stop();
+        d->setReveal(1.0);
+        show();
+        d->finishShow();
+        return;
+    }
+    if (isVisible() && !wasHiding)
+        return; // already open or opening
+    const qreal from = isVisible() ? d->reveal : 0.0;
+    d->animation->stop();
+    d->setReveal(from);
+    show();
+    d->animation->setStartValue(from);
+    d->animation->setEndValue(1.0);
+    d->animation->setDuration(qMax(1, qRound(AnimationDurationMs * (1.0 - from))));
+    d->animation->start();
+}
+
+void RetryBanner::animatedHide()
+{
+    Q_D(RetryBanner);
+    if (isHidden())
+        return;
+    const bool canAnimate = d->animated && !isWindow() && window()->isVisible();
+    d->animation->stop();
+    d->hiding = true;
+    if (!canAnimate) {
+        d->finishHide();
+        return;
+    }
+    d->animation->setStartValue(d->reveal);
+    d->animation->setEndValue(0.0);
+    d->animation->setDuration(qMax(1, qRound(AnimationDurationMs * d->reveal)));
+    d->animation->start();
+}
+
+void RetryBanner::resizeEvent(QResizeEvent *event)
+{
+    Q_D(RetryBanner);
+    QWidget::resizeEvent(event);
+    d->layoutFrame();
+}
+
+bool RetryBanner::event(QEvent *event)
+{
+    Q_D(RetryBanner);
+    switch (event->type()) {
+    case QEvent::Show:
+        d->updateIcon(); // the screen, and so the device pixel ratio, may have changed
+        break;
+    case QEvent::FontChange:
+    case QEvent::StyleChange:
+    case QEvent::ContentsRectChange:
+        updateGeometry();
+        d->layoutFrame();
+        break;
+    default:
+        break;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace KeepTrying

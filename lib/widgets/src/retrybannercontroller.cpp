@@ -1,0 +1,247 @@
+#include "retrybannercontroller_p.h"
+
+#include "logging_p.h"
+
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include <QtNetwork/QNetworkReply>
+
+namespace KeepTrying {
+
+bool RetryBannerControllerPrivate::wantsReply(QNetworkReply *reply) const
+{
+    const QVariant mark = reply->request().attribute(
+        static_cast<QNetworkRequest::Attribute>(RetryBannerController::UserWaitingAttribute));
+    if (mark.isValid())
+        return mark.toBool();
+    return mode == RetryBannerController::TrackAllReplies;
+}
+
+RetryBannerControllerPrivate::Entry *RetryBannerControllerPrivate::entryFor(QNetworkReply *reply,
+                                                                            bool create)
+{
+    auto it = entries.find(reply);
+    if (it != entries.end())
+        return &it.value();
+    if (!create || reply->isFinished())
+        return nullptr;
+
+    Q_Q(RetryBannerController);
+    Entry &entry = entries[reply];
+    entry.running.start();
+    // Owned by the controller; deleted later, as forget() can run inside its timeout().
+    entry.thresholdTimer = new QTimer(q);
+    entry.thresholdTimer->setSingleShot(true);
+    QObject::connect(entry.thresholdTimer, &QTimer::timeout, q, [this, reply] {
+        if (Entry *e = entryFor(reply, false)) {
+            e->overThreshold = true;
+            update();
+        }
+    });
+    armThreshold(entry);
+
+    entry.connections << QObject::connect(reply, &QNetworkReply::finished, q,
+                                          [this, reply] { forget(reply); });
+    entry.connections << QObject::connect(reply, &QObject::destroyed, q,
+                                          [this, reply] { forget(reply); });
+    if (auto *retrying = qobject_cast<RetryingReply *>(reply)) {
+        entry.connections << QObject::connect(retrying, &RetryingReply::retryScheduled, q,
+                                              [this, reply] { markRetrying(reply); });
+        entry.connections << QObject::connect(retrying, &RetryingReply::attemptStarted, q,
+                                              [this, reply](int attempt) {
+                                                  if (attempt > 1)
+                                                      markRetrying(reply);
+                                              });
+        entry.retrying = retrying->attemptCount() > 1 || retrying->isWaitingToRetry();
+    }
+    qCDebug(lcWidgets) << "watching" << reply << "retrying" << entry.retrying;
+    Q_EMIT q->trackedCountChanged(int(entries.size()));
+    return &entry;
+}
+
+void RetryBannerControllerPrivate::armThreshold(Entry &entry)
+{
+    const qint64 remaining = thresholdMs - entry.running.elapsed();
+    if (remaining <= 0) {
+        entry.thresholdTimer->stop();
+        entry.overThreshold = true;
+    } else {
+        entry.overThreshold = false;
+        entry.thresholdTimer->start(int(remaining));
+    }
+}
+
+void RetryBannerControllerPrivate::markRetrying(QNetworkReply *reply)
+{
+    if (Entry *entry = entryFor(reply, false)) {
+        if (!entry->retrying) {
+            entry->retrying = true;
+            update();
+        }
+    }
+}
+
+void RetryBannerControllerPrivate::forget(QNetworkReply *reply)
+{
+    auto it = entries.find(reply);
+    if (it == entries.end())
+        return;
+    for (const QMetaObject::Connection &c : std::as_const(it->connections))
+        QObject::disconnect(c);
+    it->thresholdTimer->stop();
+    it->thresholdTimer->disconnect();
+    it->thresholdTimer->deleteLater();
+    entries.erase(it);
+    Q_Q(RetryBannerController);
+    Q_EMIT q->trackedCountChanged(int(entries.size()));
+    update();
+}
+
+void RetryBannerControllerPrivate::forgetAll()
+{
+    const auto replies = entries.keys();
+    for (QNetworkReply *reply : replies)
+        forget(reply);
+}
+
+void RetryBannerControllerPrivate::update()
+{
+    bool show = false;
+    for (const Entry &entry : std::as_const(entries)) {
+        if (entry.retrying && entry.overThreshold) {
+            show = true;
+            break;
+        }
+    }
+    if (show == shouldShow)
+        return;
+    shouldShow = show;
+    qCDebug(lcWidgets) << "shouldShow" << show;
+    Q_Q(RetryBannerController);
+    Q_EMIT q->shouldShowChanged(show);
+}
+
+RetryBannerController::RetryBannerController(QObject *parent)
+    : QObject(parent), d_ptr(std::make_unique<RetryBannerControllerPrivate>(this))
+{
+}
+
+RetryBannerController::~RetryBannerController()
+{
+    Q_D(RetryBannerController);
+    // Disconnect before the members go, so no lambda runs on a half-destroyed controller.
+    for (const QMetaObject::Connection &c : std::as_const(d->managerConnections))
+        disconnect(c);
+    for (auto &entry : d->entries) {
+        for (const QMetaObject::Connection &c : std::as_const(entry.connections))
+            disconnect(c);
+    }
+}
+
+void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
+{
+    Q_D(RetryBannerController);
+    if (d->manager == manager)
+        return;
+    for (const QMetaObject::Connection &c : std::as_const(d->managerConnections))
+        disconnect(c);
+    d->managerConnections.clear();
+    d->forgetAll();
+    d->manager = manager;
+    if (!manager)
+        return;
+
+    d->managerConnections << connect(manager, &RetryingNetworkAccessManager::attemptStarted, this,
+                                     [d](QNetworkReply *reply, int attempt) {
+                                         if (!d->wantsReply(reply) && !d->entryFor(reply, false))
+                                             return;
+                                         d->entryFor(reply, true);
+                                         if (attempt > 1)
+                                             d->markRetrying(reply);
+                                     });
+    d->managerConnections << connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
+                                     [d](QNetworkReply *reply) {
+                                         if (!d->wantsReply(reply) && !d->entryFor(reply, false))
+                                             return;
+                                         d->entryFor(reply, true);
+                                         d->markRetrying(reply);
+                                     });
+    // finished() follows gaveUp(); nothing to do here but be sure the reply is let go.
+    d->managerConnections << connect(manager, &RetryingNetworkAccessManager::gaveUp, this,
+                                     [d](QNetworkReply *reply) {
+                                         if (reply->isFinished())
+                                             d->forget(reply);
+                                     });
+    d->managerConnections << connect(manager, &QObject::destroyed, this, [d] {
+        d->managerConnections.clear();
+        d->forgetAll();
+    });
+}
+
+RetryingNetworkAccessManager *RetryBannerController::manager() const
+{
+    Q_D(const RetryBannerController);
+    return d->manager;
+}
+
+void RetryBannerController::track(QNetworkReply *reply)
+{
+    Q_D(RetryBannerController);
+    if (reply)
+        d->entryFor(reply, true);
+    d->update();
+}
+
+void RetryBannerController::markUserWaiting(QNetworkRequest &request, bool waiting)
+{
+    request.setAttribute(static_cast<QNetworkRequest::Attribute>(UserWaitingAttribute), waiting);
+}
+
+bool RetryBannerController::shouldShow() const
+{
+    Q_D(const RetryBannerController);
+    return d->shouldShow;
+}
+
+int RetryBannerController::thresholdMs() const
+{
+    Q_D(const RetryBannerController);
+    return d->thresholdMs;
+}
+
+void RetryBannerController::setThresholdMs(int thresholdMs)
+{
+    Q_D(RetryBannerController);
+    thresholdMs = qMax(0, thresholdMs);
+    if (d->thresholdMs == thresholdMs)
+        return;
+    d->thresholdMs = thresholdMs;
+    for (auto &entry : d->entries)
+        d->armThreshold(entry);
+    Q_EMIT thresholdMsChanged(thresholdMs);
+    d->update();
+}
+
+RetryBannerController::TrackingMode RetryBannerController::trackingMode() const
+{
+    Q_D(const RetryBannerController);
+    return d->mode;
+}
+
+void RetryBannerController::setTrackingMode(TrackingMode mode)
+{
+    Q_D(RetryBannerController);
+    if (d->mode == mode)
+        return;
+    d->mode = mode;
+    Q_EMIT trackingModeChanged(mode);
+}
+
+int RetryBannerController::trackedCount() const
+{
+    Q_D(const RetryBannerController);
+    return int(d->entries.size());
+}
+
+} // namespace KeepTrying

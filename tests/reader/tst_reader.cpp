@@ -1,0 +1,135 @@
+#include <QtCore/QProcess>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QTemporaryDir>
+#include <QtGui/QImage>
+#include <QtTest/QTest>
+
+// Runs the reader as a user would, on the offscreen platform, and reads what it prints.
+class tst_Reader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void loadsLibrary();
+    void bannerShowsThenHides();
+    void badFaultSpec_data();
+    void badFaultSpec();
+
+private:
+    struct Run
+    {
+        int exitCode = -1;
+        QProcess::ExitStatus exitStatus = QProcess::CrashExit;
+        QStringList out;
+        QString err;
+    };
+    Run runReader(const QStringList &arguments, int timeoutMs = 15000);
+    static void checkScreenshot(const QString &file);
+
+    QTemporaryDir m_dir;
+};
+
+void tst_Reader::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(QFileInfo::exists(QStringLiteral(KEEPTRYING_READER_PATH)), KEEPTRYING_READER_PATH);
+}
+
+tst_Reader::Run tst_Reader::runReader(const QStringList &arguments, int timeoutMs)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("KEEPTRYING_SIMULATE_OFFLINE"), QStringLiteral("0"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(KEEPTRYING_READER_PATH), arguments);
+    Run run;
+    if (!process.waitForStarted(5000))
+        return run;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(2000);
+    }
+    run.exitCode = process.exitCode();
+    run.exitStatus = process.exitStatus();
+    run.out = QString::fromLocal8Bit(process.readAllStandardOutput())
+                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    run.err = QString::fromLocal8Bit(process.readAllStandardError());
+    return run;
+}
+
+void tst_Reader::checkScreenshot(const QString &file)
+{
+    QVERIFY2(QFileInfo::exists(file), qPrintable(file));
+    const QImage image(file);
+    QVERIFY(!image.isNull());
+    QVERIFY2(image.width() >= 800 && image.height() >= 500,
+             qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+}
+
+void tst_Reader::loadsLibrary()
+{
+    const QString shot = m_dir.filePath(QStringLiteral("loaded.png"));
+    const Run run = runReader({ QStringLiteral("--screenshot"), shot,
+                                QStringLiteral("--screenshot-when"), QStringLiteral("loaded"),
+                                QStringLiteral("--quit-after"), QStringLiteral("12000") });
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+
+    const QRegularExpression loaded(QStringLiteral("^loaded (\\d+) articles$"));
+    const QStringList loadedLines = run.out.filter(loaded);
+    QCOMPARE(loadedLines.size(), 1);
+    QVERIFY2(loaded.match(loadedLines.constFirst()).captured(1).toInt() >= 40,
+             qPrintable(loadedLines.constFirst()));
+    QVERIFY(run.out.contains(QStringLiteral("screenshot: ") + shot));
+    QVERIFY(!run.out.contains(QStringLiteral("banner shown")));
+    checkScreenshot(shot);
+}
+
+void tst_Reader::bannerShowsThenHides()
+{
+    // The list request fails twice with Retry-After: 1, so it takes about 2 s: the banner
+    // opens after 1 s, and closes once the third attempt has loaded the list.
+    const QString shot = m_dir.filePath(QStringLiteral("banner.png"));
+    const Run run = runReader({ QStringLiteral("--demo-fault"),
+                                QStringLiteral("route=/api/entries*,status=503,count=2,"
+                                               "retry-after=1"),
+                                QStringLiteral("--screenshot"), shot,
+                                QStringLiteral("--screenshot-when"), QStringLiteral("banner"),
+                                QStringLiteral("--quit-after"), QStringLiteral("12000") });
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+
+    const int shown = run.out.indexOf(QStringLiteral("banner shown"));
+    const int saved = run.out.indexOf(QStringLiteral("screenshot: ") + shot);
+    const int hidden = run.out.indexOf(QStringLiteral("banner hidden"));
+    const int loaded =
+        run.out.indexOf(QRegularExpression(QStringLiteral("^loaded \\d+ articles$")));
+    QVERIFY2(shown >= 0 && saved > shown && hidden > saved && loaded > shown,
+             qPrintable(run.out.join(QLatin1Char('|'))));
+    checkScreenshot(shot);
+}
+
+void tst_Reader::badFaultSpec_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::newRow("unknown key") << QStringList { QStringLiteral("--demo-fault"),
+                                                  QStringLiteral("colour=blue") };
+    QTest::newRow("bad status") << QStringList { QStringLiteral("--demo-fault"),
+                                                 QStringLiteral("status=banana") };
+    QTest::newRow("bad screenshot-when")
+        << QStringList { QStringLiteral("--screenshot-when"), QStringLiteral("never") };
+}
+
+void tst_Reader::badFaultSpec()
+{
+    QFETCH(QStringList, arguments);
+    const Run run = runReader(
+        arguments + QStringList { QStringLiteral("--quit-after"), QStringLiteral("3000") });
+    QCOMPARE(run.exitStatus, QProcess::NormalExit);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY(!run.err.trimmed().isEmpty());
+    QVERIFY(run.out.filter(QStringLiteral("loaded")).isEmpty());
+}
+
+QTEST_GUILESS_MAIN(tst_Reader)
+#include "tst_reader.moc"

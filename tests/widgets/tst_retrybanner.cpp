@@ -1,0 +1,345 @@
+#include <KeepTrying/retrybanner.h>
+#include <KeepTrying/retrybannercontroller.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include <QtHttpServer/QHttpServer>
+#include <QtNetwork/QNetworkReply>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+#include <QtWidgets/QVBoxLayout>
+
+#include <memory>
+
+using namespace KeepTrying;
+
+// A loopback server whose /flaky route answers with the scripted statuses, then 200.
+class FlakyServer
+{
+public:
+    FlakyServer()
+    {
+        m_server.route(QStringLiteral("/flaky"), [this] {
+            ++m_requests;
+            const int status = m_script.isEmpty() ? 200 : m_script.takeFirst();
+            return QHttpServerResponse(QByteArrayLiteral("text/plain"),
+                                       status == 200 ? QByteArrayLiteral("hello")
+                                                     : QByteArrayLiteral("try later"),
+                                       QHttpServerResponder::StatusCode(status));
+        });
+        m_port = m_server.listen(QHostAddress::LocalHost, 0);
+    }
+
+    bool isListening() const { return m_port != 0; }
+    void setScript(const QList<int> &statuses) { m_script = statuses; }
+    int requests() const { return m_requests; }
+    QUrl url() const
+    {
+        QUrl url;
+        url.setScheme(QStringLiteral("http"));
+        url.setHost(QStringLiteral("127.0.0.1"));
+        url.setPort(m_port);
+        url.setPath(QStringLiteral("/flaky"));
+        return url;
+    }
+
+private:
+    QHttpServer m_server;
+    QList<int> m_script;
+    int m_requests = 0;
+    quint16 m_port = 0;
+};
+
+static RetryPolicy shortPolicy(qint64 delayMs)
+{
+    RetryPolicy policy;
+    policy.initialDelayMs = delayMs;
+    policy.multiplier = 1.0;
+    policy.jitter = Jitter::None;
+    policy.maxAttempts = 5;
+    return policy;
+}
+
+class tst_RetryBanner : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+
+    void bindIsOneCall();
+    void controllerFollowsRetries_data();
+    void controllerFollowsRetries();
+    void markedModeIgnoresUnmarkedReplies();
+    void trackWatchesAnyReply();
+    void thresholdChangeReevaluates();
+    void abortHidesBanner();
+    void animationReachesFinalState();
+    void rendersSomething_data();
+    void rendersSomething();
+
+private:
+    std::unique_ptr<FlakyServer> m_server;
+    std::unique_ptr<RetryingNetworkAccessManager> m_manager;
+    std::unique_ptr<QWidget> m_window;
+    RetryBanner *m_banner = nullptr;
+};
+
+void tst_RetryBanner::init()
+{
+    m_server = std::make_unique<FlakyServer>();
+    QVERIFY(m_server->isListening());
+    m_manager = std::make_unique<RetryingNetworkAccessManager>();
+    m_window = std::make_unique<QWidget>();
+    auto *layout = new QVBoxLayout(m_window.get());
+    // No minimum size for the window: offscreen cannot pass size hints on and warns.
+    layout->setSizeConstraint(QLayout::SetNoConstraint);
+    m_banner = new RetryBanner(m_window.get());
+    layout->addWidget(m_banner);
+    layout->addStretch();
+    m_window->resize(600, 300);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void tst_RetryBanner::cleanup()
+{
+    m_window.reset();
+    m_banner = nullptr;
+    m_manager.reset();
+    m_server.reset();
+}
+
+void tst_RetryBanner::bindIsOneCall()
+{
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    QVERIFY(controller);
+    QCOMPARE(controller->manager(), m_manager.get());
+    QCOMPARE(m_banner->controller(), controller);
+    QCOMPARE(controller->thresholdMs(), 1000);
+    QCOMPARE(controller->trackingMode(), RetryBannerController::TrackAllReplies);
+    QVERIFY(!controller->shouldShow());
+    QVERIFY(m_banner->isHidden());
+    // A second bind() reuses the banner's controller.
+    QCOMPARE(m_banner->bind(m_manager.get()), controller);
+    QCOMPARE(m_banner->text(), RetryBanner::defaultText());
+}
+
+void tst_RetryBanner::controllerFollowsRetries_data()
+{
+    QTest::addColumn<QList<int>>("statuses");
+    QTest::addColumn<int>("delayMs");
+    QTest::addColumn<int>("thresholdMs");
+    QTest::addColumn<bool>("expectShown");
+    QTest::addColumn<int>("expectStatus");
+
+    QTest::newRow("fast success") << QList<int> {} << 50 << 100 << false << 200;
+    QTest::newRow("quick retry under the threshold")
+        << QList<int> { 503 } << 20 << 2000 << false << 200;
+    QTest::newRow("slow retry") << QList<int> { 503, 503 } << 150 << 100 << true << 200;
+    QTest::newRow("slow retry, then give up")
+        << QList<int> { 503, 503, 503, 503, 503 } << 60 << 100 << true << 503;
+}
+
+void tst_RetryBanner::controllerFollowsRetries()
+{
+    QFETCH(QList<int>, statuses);
+    QFETCH(int, delayMs);
+    QFETCH(int, thresholdMs);
+    QFETCH(bool, expectShown);
+    QFETCH(int, expectStatus);
+
+    m_server->setScript(statuses);
+    m_manager->setRetryPolicy(shortPolicy(delayMs));
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setThresholdMs(thresholdMs);
+
+    QSignalSpy shouldShow(controller, &RetryBannerController::shouldShowChanged);
+    QSignalSpy shown(m_banner, &RetryBanner::showAnimationFinished);
+    QSignalSpy hidden(m_banner, &RetryBanner::hideAnimationFinished);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    if (expectShown)
+        QTRY_VERIFY_WITH_TIMEOUT(m_banner->isVisible() || finished.count() > 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), expectStatus);
+    QCOMPARE(m_server->requests(), statuses.size() + (expectStatus == 200 ? 1 : 0));
+
+    QVERIFY(!controller->shouldShow());
+    QCOMPARE(controller->trackedCount(), 0);
+    QVERIFY(m_banner->isHidden());
+    if (expectShown) {
+        QCOMPARE(shouldShow.count(), 2);
+        QCOMPARE(shouldShow.at(0).at(0).toBool(), true);
+        QCOMPARE(shouldShow.at(1).at(0).toBool(), false);
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(hidden.count(), 1);
+    } else {
+        QCOMPARE(shouldShow.count(), 0);
+        QCOMPARE(shown.count(), 0);
+    }
+}
+
+void tst_RetryBanner::markedModeIgnoresUnmarkedReplies()
+{
+    m_server->setScript({ 503, 503 });
+    m_manager->setRetryPolicy(shortPolicy(120));
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setThresholdMs(50);
+    controller->setTrackingMode(RetryBannerController::TrackMarkedReplies);
+    QSignalSpy shouldShow(controller, &RetryBannerController::shouldShowChanged);
+
+    // Unmarked: retried, but nobody is waiting for it.
+    std::unique_ptr<QNetworkReply> thumbnail(m_manager->get(QNetworkRequest(m_server->url())));
+    QTRY_VERIFY_WITH_TIMEOUT(thumbnail->isFinished(), 5000);
+    QCOMPARE(shouldShow.count(), 0);
+
+    // Marked: the same faults show the banner.
+    m_server->setScript({ 503, 503 });
+    QNetworkRequest request(m_server->url());
+    RetryBannerController::markUserWaiting(request);
+    std::unique_ptr<QNetworkReply> article(m_manager->get(request));
+    QTRY_VERIFY_WITH_TIMEOUT(shouldShow.count() >= 1, 5000);
+    QVERIFY(m_banner->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(article->isFinished(), 5000);
+    QCOMPARE(shouldShow.count(), 2);
+    QVERIFY(m_banner->isHidden());
+}
+
+void tst_RetryBanner::trackWatchesAnyReply()
+{
+    m_server->setScript({ 503 });
+    m_manager->setRetryPolicy(shortPolicy(200));
+    RetryBannerController controller;
+    controller.setTrackingMode(RetryBannerController::TrackMarkedReplies);
+    controller.setThresholdMs(50);
+    controller.setManager(m_manager.get());
+    m_banner->setAnimated(false);
+    m_banner->setController(&controller);
+    QSignalSpy shouldShow(&controller, &RetryBannerController::shouldShowChanged);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    controller.track(reply.get());
+    controller.track(reply.get()); // twice changes nothing
+    QCOMPARE(controller.trackedCount(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(shouldShow.count(), 1, 5000);
+    QVERIFY(m_banner->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(shouldShow.count(), 2);
+    QCOMPARE(controller.trackedCount(), 0);
+
+    // Tracking a finished reply is ignored.
+    controller.track(reply.get());
+    QCOMPARE(controller.trackedCount(), 0);
+    m_banner->setController(nullptr);
+}
+
+void tst_RetryBanner::thresholdChangeReevaluates()
+{
+    m_server->setScript({ 503 });
+    m_manager->setRetryPolicy(shortPolicy(3000));
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setThresholdMs(60000);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QVERIFY(retrying);
+    QTRY_VERIFY_WITH_TIMEOUT(retrying->isWaitingToRetry(), 5000);
+    QVERIFY(!controller->shouldShow());
+
+    controller->setThresholdMs(0);
+    QVERIFY(controller->shouldShow());
+    QVERIFY(m_banner->isVisible());
+    reply->abort();
+    QVERIFY(!controller->shouldShow());
+    QVERIFY(m_banner->isHidden());
+}
+
+void tst_RetryBanner::abortHidesBanner()
+{
+    m_server->setScript({ 503 });
+    m_manager->setRetryPolicy(shortPolicy(3000));
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setThresholdMs(50);
+    QSignalSpy hidden(m_banner, &RetryBanner::hideAnimationFinished);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    QTRY_VERIFY_WITH_TIMEOUT(controller->shouldShow(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_banner->isVisible() && !m_banner->isShowAnimationRunning(), 2000);
+    reply.reset(); // deleting the reply counts as finished
+    QVERIFY(!controller->shouldShow());
+    QTRY_COMPARE_WITH_TIMEOUT(hidden.count(), 1, 2000);
+    QVERIFY(m_banner->isHidden());
+}
+
+void tst_RetryBanner::animationReachesFinalState()
+{
+    QVERIFY(m_banner->isAnimated());
+    QSignalSpy shown(m_banner, &RetryBanner::showAnimationFinished);
+    QSignalSpy hidden(m_banner, &RetryBanner::hideAnimationFinished);
+
+    m_banner->animatedShow();
+    QVERIFY(m_banner->isVisible());
+    QVERIFY(m_banner->isShowAnimationRunning());
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 1000);
+    QVERIFY(!m_banner->isShowAnimationRunning());
+    QTRY_COMPARE_WITH_TIMEOUT(m_banner->height(), m_banner->heightForWidth(m_banner->width()),
+                              1000);
+    QVERIFY(m_banner->height() > 20);
+
+    // Hiding half-way through a show ends hidden, with one signal each.
+    m_banner->animatedHide();
+    m_banner->animatedShow();
+    m_banner->animatedHide();
+    QVERIFY(m_banner->isHideAnimationRunning());
+    QTRY_COMPARE_WITH_TIMEOUT(hidden.count(), 1, 1000);
+    QVERIFY(m_banner->isHidden());
+    QCOMPARE(shown.count(), 1);
+
+    // Switching animation off while it runs jumps to the end.
+    m_banner->animatedShow();
+    m_banner->setAnimated(false);
+    QCOMPARE(shown.count(), 2);
+    QVERIFY(m_banner->isVisible());
+    m_banner->animatedHide();
+    QCOMPARE(hidden.count(), 2);
+    QVERIFY(m_banner->isHidden());
+}
+
+void tst_RetryBanner::rendersSomething_data()
+{
+    QTest::addColumn<RetryBanner::MessageType>("type");
+    QTest::newRow("warning") << RetryBanner::Warning;
+    QTest::newRow("information") << RetryBanner::Information;
+}
+
+void tst_RetryBanner::rendersSomething()
+{
+    QFETCH(RetryBanner::MessageType, type);
+    m_banner->setMessageType(type);
+    m_banner->setAnimated(false);
+    m_banner->animatedShow();
+    QTRY_VERIFY(m_banner->height() > 20);
+
+    const QImage image = m_banner->grab().toImage();
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() > 100);
+    // The background tint, the darker text and the icon give several distinct colours.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2) {
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    }
+    QVERIFY2(colours.size() > 10, qPrintable(QString::number(colours.size())));
+    // The middle of the left edge area is the tinted background, not plain window colour.
+    const QColor background = image.pixelColor(6, image.height() / 2);
+    QVERIFY(background != m_window->palette().color(QPalette::Window));
+}
+
+QTEST_MAIN(tst_RetryBanner)
+#include "tst_retrybanner.moc"
