@@ -1,0 +1,324 @@
+#include "fetcher.h"
+
+#include <QtCore/QMetaEnum>
+#include <QtNetwork/QNetworkRequest>
+
+#include <cerrno>
+#include <cstdio>
+
+namespace {
+
+void printLine(const QString &line)
+{
+    const QByteArray bytes = line.toLocal8Bit() + '\n';
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    std::fflush(stderr);
+}
+
+// Header values that may hold credentials are never printed.
+QByteArray printableValue(const QByteArray &name, const QByteArray &value)
+{
+    static const QByteArray sensitive[] = { QByteArrayLiteral("authorization"),
+                                            QByteArrayLiteral("proxy-authorization"),
+                                            QByteArrayLiteral("cookie"),
+                                            QByteArrayLiteral("set-cookie") };
+    const QByteArray lower = name.toLower();
+    for (const QByteArray &candidate : sensitive) {
+        if (lower == candidate)
+            return QByteArrayLiteral("<redacted>");
+    }
+    return value;
+}
+
+} // namespace
+
+Fetcher::Fetcher(const FetchOptions &options, QObject *parent) : QObject(parent), m_options(options)
+{
+    m_manager.setRetryPolicy(m_options.policy);
+    // Only switch it on: KEEPTRYING_SIMULATE_OFFLINE=1 may already have done so.
+    if (m_options.simulateOffline)
+        m_manager.setSimulatedOffline(true);
+
+    // This manager carries one request only, so every signal is about it (the first
+    // attempt may even start before get() has returned the reply).
+    connect(&m_manager, &KeepTrying::RetryingNetworkAccessManager::attemptStarted, this,
+            &Fetcher::onAttemptStarted);
+    connect(&m_manager, &KeepTrying::RetryingNetworkAccessManager::retryScheduled, this,
+            &Fetcher::onRetryScheduled);
+    connect(&m_manager, &KeepTrying::RetryingNetworkAccessManager::gaveUp, this,
+            &Fetcher::onGaveUp);
+}
+
+Fetcher::~Fetcher()
+{
+    if (m_reply) {
+        m_reply->disconnect(this);
+        m_reply->abort();
+    }
+}
+
+bool Fetcher::start()
+{
+    m_elapsed.start();
+    if (!openOutput())
+        return false;
+
+    QNetworkRequest request(m_options.url);
+    bool hasContentType = false;
+    bool hasUserAgent = false;
+    for (const auto &header : std::as_const(m_options.headers)) {
+        request.setRawHeader(header.first, header.second);
+        hasContentType |= header.first.compare("content-type", Qt::CaseInsensitive) == 0;
+        hasUserAgent |= header.first.compare("user-agent", Qt::CaseInsensitive) == 0;
+    }
+    const QByteArray method = m_options.method.isEmpty()
+        ? (m_options.hasBody ? QByteArrayLiteral("POST") : QByteArrayLiteral("GET"))
+        : m_options.method;
+    // curl's default for -d; also keeps Qt from warning about a POST without one.
+    if (!hasContentType && (m_options.hasBody || method == "POST")) {
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QByteArrayLiteral("application/x-www-form-urlencoded"));
+    }
+    if (!hasUserAgent) {
+        request.setHeader(QNetworkRequest::UserAgentHeader,
+                          QByteArray("keeptrying-fetch/" KEEPTRYING_VERSION_STRING));
+    }
+
+    if (m_options.verbose) {
+        printLine(QStringLiteral("* %1 %2").arg(
+            QString::fromLatin1(method), m_options.url.toDisplayString(QUrl::RemovePassword)));
+        const QList<QByteArray> names = request.rawHeaderList();
+        for (const QByteArray &name : names) {
+            printLine(QStringLiteral("> %1: %2")
+                          .arg(QString::fromLatin1(name),
+                               QString::fromUtf8(printableValue(name, request.rawHeader(name)))));
+        }
+    }
+
+    QNetworkReply *reply = send(request);
+    m_reply = reply;
+    connect(reply, &QNetworkReply::metaDataChanged, this, &Fetcher::onMetaDataChanged);
+    connect(reply, &QIODevice::readyRead, this, &Fetcher::onReadyRead);
+    connect(reply, &QNetworkReply::finished, this, &Fetcher::onFinished);
+    if (reply->isFinished())
+        onFinished();
+    return true;
+}
+
+QNetworkReply *Fetcher::send(const QNetworkRequest &request)
+{
+    const QByteArray &body = m_options.body;
+    const QByteArray method = m_options.method.isEmpty()
+        ? (m_options.hasBody ? QByteArrayLiteral("POST") : QByteArrayLiteral("GET"))
+        : m_options.method;
+    if (m_options.hasBody) {
+        if (method == "POST")
+            return m_manager.post(request, body);
+        if (method == "PUT")
+            return m_manager.put(request, body);
+        return m_manager.sendCustomRequest(request, method, body);
+    }
+    if (method == "GET")
+        return m_manager.get(request);
+    if (method == "HEAD")
+        return m_manager.head(request);
+    if (method == "DELETE")
+        return m_manager.deleteResource(request);
+    if (method == "POST")
+        return m_manager.post(request, QByteArray());
+    if (method == "PUT")
+        return m_manager.put(request, QByteArray());
+    return m_manager.sendCustomRequest(request, method);
+}
+
+bool Fetcher::openOutput()
+{
+    const QString &fileName = m_options.outputFile;
+    if (fileName.isEmpty() || fileName == QLatin1String("-")) {
+        // Unbuffered: each chunk reaches stdout as soon as it arrived.
+        if (!m_stdout.open(fileno(stdout), QIODevice::WriteOnly | QIODevice::Unbuffered,
+                           QFileDevice::DontCloseHandle)) {
+            end(ExitCodes::WriteError,
+                QStringLiteral("could not open stdout: %1").arg(m_stdout.errorString()));
+            return false;
+        }
+        m_output = &m_stdout;
+        return true;
+    }
+    // QSaveFile: the file appears only on commit(), so a failed download leaves no half file.
+    m_saveFile = std::make_unique<QSaveFile>(fileName);
+    if (!m_saveFile->open(QIODevice::WriteOnly)) {
+        end(ExitCodes::WriteError,
+            QStringLiteral("could not open '%1' for writing: %2")
+                .arg(fileName, m_saveFile->errorString()));
+        return false;
+    }
+    m_output = m_saveFile.get();
+    return true;
+}
+
+void Fetcher::onAttemptStarted(QNetworkReply *, int attempt)
+{
+    m_attempts = attempt;
+    if (m_options.verbose)
+        printLine(QStringLiteral("* attempt %1").arg(attempt));
+}
+
+void Fetcher::onRetryScheduled(QNetworkReply *, int attempt, qint64 delayMs, const QString &reason)
+{
+    m_lastRetryReason = reason;
+    // The number is the attempt about to be made.
+    printLine(QStringLiteral("retry %1 in %2 ms: %3").arg(attempt + 1).arg(delayMs).arg(reason));
+}
+
+void Fetcher::onGaveUp(QNetworkReply *, const QString &reason)
+{
+    m_gaveUpReason = reason;
+    if (m_options.verbose)
+        printLine(QStringLiteral("* gave up: %1").arg(reason));
+}
+
+void Fetcher::onMetaDataChanged()
+{
+    if (m_options.verbose && !m_headPrinted)
+        printResponseHead();
+}
+
+void Fetcher::printResponseHead()
+{
+    const QVariant status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    if (!status.isValid())
+        return;
+    m_headPrinted = true;
+    const bool http2 = m_reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
+    const QString reason = QString::fromLatin1(
+        m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray());
+    printLine(QStringLiteral("< %1 %2 %3")
+                  .arg(http2 ? QStringLiteral("HTTP/2") : QStringLiteral("HTTP/1.1"))
+                  .arg(status.toInt())
+                  .arg(reason));
+    const QList<QNetworkReply::RawHeaderPair> headers = m_reply->rawHeaderPairs();
+    for (const auto &header : headers) {
+        printLine(QStringLiteral("< %1: %2")
+                      .arg(QString::fromLatin1(header.first),
+                           QString::fromUtf8(printableValue(header.first, header.second))));
+    }
+}
+
+bool Fetcher::consumeBody()
+{
+    if (!m_reply || m_reply->bytesAvailable() <= 0)
+        return m_writeError.isEmpty();
+    const QByteArray chunk = m_reply->readAll();
+    if (chunk.isEmpty() || !m_writeError.isEmpty())
+        return m_writeError.isEmpty();
+    // As curl --fail: the body of an error response is not output.
+    if (m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() >= 400)
+        return true;
+    errno = 0;
+    if (m_output->write(chunk) != chunk.size()) {
+        // QFile on a plain descriptor reports "Unknown error"; errno says what happened.
+        const QString reason = m_saveFile ? m_saveFile->errorString() : qt_error_string(errno);
+        m_writeError = QStringLiteral("could not write the body to %1: %2")
+                           .arg(m_saveFile ? QStringLiteral("'%1'").arg(m_options.outputFile)
+                                           : QStringLiteral("stdout"),
+                                reason);
+        return false;
+    }
+    m_bytesWritten += chunk.size();
+    return true;
+}
+
+void Fetcher::onReadyRead()
+{
+    // abort() emits finished() before it returns; onFinished() then ends the run.
+    if (!consumeBody() && m_reply)
+        m_reply->abort();
+}
+
+void Fetcher::onFinished()
+{
+    if (m_ended || !m_reply)
+        return;
+    consumeBody();
+    if (!m_writeError.isEmpty()) {
+        end(ExitCodes::WriteError, m_writeError);
+        return;
+    }
+    if (m_options.verbose && !m_headPrinted)
+        printResponseHead();
+
+    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const ExitCodes::Code code = ExitCodes::forReply(m_reply->error(), status);
+    if (m_options.verbose && m_reply->error() != QNetworkReply::NoError) {
+        printLine(
+            QStringLiteral("* ended with %1 after %2 ms")
+                .arg(QLatin1String(QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(
+                    m_reply->error())))
+                .arg(m_elapsed.elapsed()));
+    }
+    if (code != ExitCodes::Success) {
+        end(code, failureMessage(code));
+        return;
+    }
+    if (m_saveFile && !m_saveFile->commit()) {
+        end(ExitCodes::WriteError,
+            QStringLiteral("could not write '%1': %2")
+                .arg(m_options.outputFile, m_saveFile->errorString()));
+        return;
+    }
+    if (m_options.verbose) {
+        printLine(QStringLiteral("* done: %1 bytes in %2 attempt(s), %3 ms")
+                      .arg(m_bytesWritten)
+                      .arg(m_attempts)
+                      .arg(m_elapsed.elapsed()));
+    }
+    end(ExitCodes::Success);
+}
+
+QString Fetcher::failureMessage(ExitCodes::Code code) const
+{
+    const KeepTrying::RetryPolicy &policy = m_options.policy;
+    QString text;
+    if (code == ExitCodes::HttpError) {
+        const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QString reason = QString::fromLatin1(
+            m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray());
+        // Not errorString(): Qt puts the whole URL, password included, into it.
+        text = QStringLiteral("HTTP %1").arg(status);
+        if (!reason.isEmpty())
+            text += QLatin1Char(' ') + reason;
+    } else if (code == ExitCodes::Timeout && policy.deadlineMs > 0 &&
+               (m_elapsed.elapsed() >= policy.deadlineMs ||
+                m_gaveUpReason.contains(QLatin1String("deadline")))) {
+        // The manager may stop early, when the next wait would pass the deadline.
+        text = QStringLiteral("deadline of %1 ms reached").arg(policy.deadlineMs);
+    } else if (code == ExitCodes::Timeout && policy.attemptTimeoutMs > 0) {
+        text =
+            QStringLiteral("nothing received for %1 ms (--timeout)").arg(policy.attemptTimeoutMs);
+    } else if (code == ExitCodes::Timeout) {
+        text = QStringLiteral("timed out: %1").arg(m_reply->errorString());
+    } else {
+        text = m_reply->errorString();
+    }
+    if (m_attempts > 1)
+        text += QStringLiteral(" after %1 attempts").arg(m_attempts);
+    if (code == ExitCodes::Timeout && !m_lastRetryReason.isEmpty())
+        text += QStringLiteral(" (last error: %1)").arg(m_lastRetryReason);
+    return text;
+}
+
+void Fetcher::end(ExitCodes::Code code, const QString &message)
+{
+    if (m_ended)
+        return;
+    m_ended = true;
+    m_exitCode = code;
+    if (m_saveFile && code != ExitCodes::Success)
+        m_saveFile->cancelWriting();
+    if (!message.isEmpty())
+        printLine(QStringLiteral("keeptrying-fetch: %1").arg(message));
+    if (m_reply)
+        m_reply->deleteLater();
+    Q_EMIT finished(int(code));
+}
