@@ -5,6 +5,8 @@
 
 #include <QtCore/QBuffer>
 #include <QtCore/QPointer>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QTimer>
 #include <QtNetwork/QHttpMultiPart>
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
@@ -46,6 +48,18 @@ using Headers = QList<QPair<QByteArray, QByteArray>>;
 
 } // namespace
 
+// Aborts whichever reply sent the signal it is connected to.
+class Aborter : public QObject
+{
+    Q_OBJECT
+public Q_SLOTS:
+    void abortSender()
+    {
+        if (auto *reply = qobject_cast<QNetworkReply *>(sender()))
+            reply->abort();
+    }
+};
+
 class tst_RetryingNetworkAccessManager : public QObject
 {
     Q_OBJECT
@@ -71,6 +85,8 @@ private Q_SLOTS:
     void resumeImpossibleFailsCleanly();
     void resumeRefusedByServer();
     void attemptTimeoutThenSuccess();
+    void attemptTimeoutMidBody_data();
+    void attemptTimeoutMidBody();
     void connectionRefusedIsRetried();
     void postIsRetriedWhenNeverSent();
     void deadlineEndsWaiting();
@@ -84,6 +100,11 @@ private Q_SLOTS:
     void managerFinishedOncePerLogicalRequest();
     void abortIsSynchronousLikeQt_data();
     void abortIsSynchronousLikeQt();
+    void managerDeletedWithRepliesInFlight();
+    void abortFromInsideSignals_data();
+    void abortFromInsideSignals();
+    void deleteLaterInsideFinished();
+    void readBufferSizeIsHonoured_data();
     void readBufferSizeIsHonoured();
 };
 
@@ -530,6 +551,50 @@ void tst_RetryingNetworkAccessManager::attemptTimeoutThenSuccess()
     QCOMPARE(scheduled.at(0).at(3).toString(), QStringLiteral("timeout"));
 }
 
+void tst_RetryingNetworkAccessManager::attemptTimeoutMidBody_data()
+{
+    QTest::addColumn<bool>("resumable");
+    QTest::newRow("resumable") << true;
+    QTest::newRow("not resumable") << false;
+}
+
+// The body stalls half-way: the attempt times out, and what arrived is kept exactly once.
+void tst_RetryingNetworkAccessManager::attemptTimeoutMidBody()
+{
+    QFETCH(bool, resumable);
+    QTest::failOnWarning(QRegularExpression(QStringLiteral(".")));
+    const QByteArray content = QByteArray(3000, 'a') + QByteArray(3000, 'b');
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([&](const TestServer::Request &, int index) {
+        if (index > 0)
+            return TestServer::respond(206, content.mid(3000),
+                                       { { "Content-Range", "bytes 3000-5999/6000" } });
+        Headers headers;
+        if (resumable)
+            headers = { { "Accept-Ranges", "bytes" }, { "Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT" } };
+        TestServer::Response stalled = TestServer::cutOff(200, content.size(), content.left(3000), headers);
+        stalled.ending = TestServer::Response::Stall;
+        return stalled;
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.attemptTimeoutMs = 200;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    const QByteArray body = waitForBody(reply.get());
+    if (resumable) {
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+        QCOMPARE(body, content);
+        QCOMPARE(server.requests().at(1).header("If-Range"),
+                 QByteArray("Wed, 21 Oct 2015 07:28:00 GMT"));
+    } else {
+        QCOMPARE(reply->error(), QNetworkReply::TimeoutError);
+        QCOMPARE(body, content.left(3000));
+        QCOMPARE(server.requestCount(), 1);
+    }
+}
+
 static quint16 closedPort()
 {
     QTcpServer probe;
@@ -874,28 +939,112 @@ void tst_RetryingNetworkAccessManager::abortIsSynchronousLikeQt()
     QCOMPARE(finished.size(), 1);
 }
 
+void tst_RetryingNetworkAccessManager::readBufferSizeIsHonoured_data()
+{
+    abortIsSynchronousLikeQt_data();
+}
+
 void tst_RetryingNetworkAccessManager::readBufferSizeIsHonoured()
 {
+    QFETCH(bool, retrying);
     const QByteArray content(512 * 1024, 'q');
     TestServer server;
     QVERIFY(server.listen());
     server.setHandler(
         [content](const TestServer::Request &, int) { return TestServer::respond(200, content); });
-    RetryingNetworkAccessManager manager;
-    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    std::unique_ptr<QNetworkAccessManager> manager(retrying ? new RetryingNetworkAccessManager
+                                                            : new QNetworkAccessManager);
+    std::unique_ptr<QNetworkReply> reply(manager->get(QNetworkRequest(server.url())));
     reply->setReadBufferSize(16 * 1024);
+    // A slow reader: 4 KiB per millisecond, whatever has arrived.
     qint64 largest = 0;
     QByteArray body;
-    connect(reply.get(), &QIODevice::readyRead, this, [&] {
+    QTimer reader;
+    connect(&reader, &QTimer::timeout, this, [&] {
         largest = std::max(largest, reply->bytesAvailable());
-        body += reply->read(4096); // a slow reader
+        body += reply->read(4096);
     });
-    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
-    QVERIFY(finished.wait(10000));
-    body += reply->readAll();
-    QCOMPARE(body.size(), content.size());
+    reader.start(1);
+    QTRY_COMPARE_WITH_TIMEOUT(body.size(), content.size(), 10000);
+    QVERIFY(reply->isFinished());
     QCOMPARE(body, content);
     QVERIFY2(largest <= 64 * 1024, qPrintable(QString::number(largest)));
+}
+
+// Qt's manager deletes every reply below it, attempts included: nothing may be deleted twice.
+void tst_RetryingNetworkAccessManager::managerDeletedWithRepliesInFlight()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &request, int) {
+        return request.target == "/stall" ? TestServer::stall() : TestServer::respond(503);
+    });
+    auto *manager = new RetryingNetworkAccessManager;
+    manager->setRetryPolicy(fastPolicy());
+    QPointer<QNetworkReply> running = manager->get(QNetworkRequest(server.url(QStringLiteral("/stall"))));
+    QPointer<QNetworkReply> waiting = manager->get(QNetworkRequest(server.url()));
+    QPointer<QNetworkReply> done = manager->get(QNetworkRequest(server.url(QStringLiteral("/x"))));
+    QSignalSpy scheduled(waiting.data(), SIGNAL(retryScheduled(int, qint64, QString)));
+    QVERIFY(scheduled.wait(5000));
+    QTRY_COMPARE_WITH_TIMEOUT(server.requestCount() >= 3, true, 5000);
+    delete manager;
+    QVERIFY(running.isNull());
+    QVERIFY(waiting.isNull());
+    QVERIFY(done.isNull());
+    const int seen = server.requestCount();
+    QTest::qWait(100);
+    QCOMPARE(server.requestCount(), seen);
+}
+
+void tst_RetryingNetworkAccessManager::abortFromInsideSignals_data()
+{
+    QTest::addColumn<QByteArray>("signal");
+    QTest::newRow("attemptStarted") << QByteArray(SIGNAL(attemptStarted(int)));
+    QTest::newRow("retryScheduled") << QByteArray(SIGNAL(retryScheduled(int, qint64, QString)));
+    QTest::newRow("metaDataChanged") << QByteArray(SIGNAL(metaDataChanged()));
+    QTest::newRow("readyRead") << QByteArray(SIGNAL(readyRead()));
+}
+
+// abort() from a slot of our own signals: finished() once, and nothing more is sent.
+void tst_RetryingNetworkAccessManager::abortFromInsideSignals()
+{
+    QFETCH(QByteArray, signal);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::respond(503) : TestServer::respond(200, "body");
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QNetworkReply *reply = manager.get(QNetworkRequest(server.url()));
+    std::unique_ptr<QNetworkReply> owner(reply);
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    // attemptStarted(1) has already passed: aborting on attempt 2 is what can be tested.
+    Aborter aborter;
+    QVERIFY(QObject::connect(reply, signal.constData(), &aborter, SLOT(abortSender())));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+    QTest::qWait(50);
+    QCOMPARE(finished.size(), 1);
+    QVERIFY(server.requestCount() <= 2);
+}
+
+void tst_RetryingNetworkAccessManager::deleteLaterInsideFinished()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::respond(503) : TestServer::respond(200, "body");
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QPointer<QNetworkReply> reply = manager.get(QNetworkRequest(server.url()));
+    QByteArray body;
+    connect(reply, &QNetworkReply::finished, this, [&] {
+        body = reply->readAll();
+        reply->deleteLater();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(reply.isNull(), 5000);
+    QCOMPARE(body, QByteArray("body"));
 }
 
 QTEST_GUILESS_MAIN(tst_RetryingNetworkAccessManager)

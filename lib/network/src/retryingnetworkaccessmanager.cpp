@@ -22,7 +22,13 @@ RetryingNetworkAccessManager::RetryingNetworkAccessManager(QObject *parent)
         qCInfo(lcNetwork) << "simulated offline mode on (KEEPTRYING_SIMULATE_OFFLINE)";
 }
 
-RetryingNetworkAccessManager::~RetryingNetworkAccessManager() = default;
+RetryingNetworkAccessManager::~RetryingNetworkAccessManager()
+{
+    // QNetworkAccessManager's destructor deletes every QNetworkReply below it, grandchildren
+    // included; an outer reply deletes its own attempts, so it must go first, alone.
+    const auto replies = findChildren<RetryingReply *>(Qt::FindDirectChildrenOnly);
+    qDeleteAll(replies);
+}
 
 RetryPolicy RetryingNetworkAccessManager::retryPolicy() const
 {

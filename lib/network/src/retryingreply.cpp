@@ -6,6 +6,7 @@
 #include "retryingreply_p.h"
 
 #include <QtCore/QBuffer>
+#include <QtCore/QTimerEvent>
 #include <QtCore/QUuid>
 
 #include <algorithm>
@@ -17,12 +18,13 @@ namespace KeepTrying {
 
 namespace {
 
-// Attributes are copied by number: every one Qt defines lies below User.
-constexpr int lastQtAttribute = 64;
-
-// Compacting the read buffer costs a move of what is left; do it only when the consumed
-// part is large and the larger part.
-constexpr qint64 compactThreshold = 64 * 1024;
+// The attributes a reply (rather than a request) carries.
+constexpr QNetworkRequest::Attribute replyAttributes[] = {
+    QNetworkRequest::HttpStatusCodeAttribute,        QNetworkRequest::HttpReasonPhraseAttribute,
+    QNetworkRequest::RedirectionTargetAttribute,     QNetworkRequest::ConnectionEncryptedAttribute,
+    QNetworkRequest::SourceIsFromCacheAttribute,     QNetworkRequest::HttpPipeliningWasUsedAttribute,
+    QNetworkRequest::Http2WasUsedAttribute,          QNetworkRequest::OriginalContentLengthAttribute,
+};
 
 QByteArray methodOf(QNetworkAccessManager::Operation op, const QNetworkRequest &request)
 {
@@ -97,21 +99,29 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManager *manager,
         d->idempotencyKey = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
     }
 
-    d->retryTimer.setSingleShot(true);
-    d->deadlineTimer.setSingleShot(true);
-    d->offlineTimer.setSingleShot(true);
-    QObject::connect(&d->retryTimer, &QTimer::timeout, this, [d] {
-        d->setWaiting(false);
-        d->startAttempt();
-    });
-    QObject::connect(&d->deadlineTimer, &QTimer::timeout, this, [d] { d->onDeadline(); });
-    QObject::connect(&d->offlineTimer, &QTimer::timeout, this,
-                     [d] { d->onSimulatedOfflineAttempt(); });
-
     d->elapsed.start();
     if (policy.deadlineMs > 0)
-        d->deadlineTimer.start(int(std::min<qint64>(policy.deadlineMs, INT_MAX)));
+        d->deadlineTimer.start(int(std::min<qint64>(policy.deadlineMs, INT_MAX)), this);
     d->startAttempt();
+}
+
+void RetryingReply::timerEvent(QTimerEvent *event)
+{
+    Q_D(RetryingReply);
+    const int id = event->timerId();
+    if (id == d->retryTimer.timerId()) {
+        d->retryTimer.stop();
+        d->setWaiting(false);
+        d->startAttempt();
+    } else if (id == d->deadlineTimer.timerId()) {
+        d->deadlineTimer.stop();
+        d->onDeadline();
+    } else if (id == d->offlineTimer.timerId()) {
+        d->offlineTimer.stop();
+        d->onSimulatedOfflineAttempt();
+    } else {
+        QNetworkReply::timerEvent(event);
+    }
 }
 
 RetryingReply::~RetryingReply()
@@ -190,7 +200,7 @@ void RetryingReplyPrivate::startAttempt()
 
     if (m->simulatedOffline) {
         // Fail as an unreachable network would, but never on the caller's stack.
-        offlineTimer.start(0);
+        offlineTimer.start(0, q);
         return;
     }
 
@@ -269,6 +279,8 @@ void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
     Q_Q(RetryingReply);
     if (!reply)
         return;
+    if (reply == source)
+        source = nullptr;
     QObject::disconnect(reply, nullptr, q, nullptr);
     QObject::disconnect(q, nullptr, reply, nullptr);
     if (!reply->isFinished()) {
@@ -291,8 +303,7 @@ void RetryingReplyPrivate::copyMetaData(QNetworkReply *from)
     const auto headers = from->rawHeaderPairs();
     for (const auto &header : headers)
         q->setRawHeader(header.first, header.second);
-    for (int a = 0; a < lastQtAttribute; ++a) {
-        const auto attribute = QNetworkRequest::Attribute(a);
+    for (QNetworkRequest::Attribute attribute : replyAttributes) {
         const QVariant value = from->attribute(attribute);
         if (value.isValid())
             q->setAttribute(attribute, value);
@@ -368,70 +379,71 @@ void RetryingReplyPrivate::onMetaDataChanged()
 
 void RetryingReplyPrivate::onReadyRead()
 {
+    Q_Q(RetryingReply);
     if (mode == Mode::Undecided)
         onMetaDataChanged();
-    if (mode == Mode::Forwarding)
-        pull(true);
+    if (mode != Mode::Forwarding || !current)
+        return;
+    source = current;
+    // The final hop of a followed redirect may come without a metaDataChanged of its own.
+    if (attemptOffset == 0 && current->url() != q->url())
+        copyMetaData(current);
+    Q_EMIT q->readyRead();
 }
 
-void RetryingReplyPrivate::pull(bool notify)
+void RetryingReplyPrivate::pull()
 {
-    Q_Q(RetryingReply);
-    if (!current || mode != Mode::Forwarding)
+    // The attempt is about to go: what the caller has not read yet moves to our buffer.
+    QNetworkReply *from = readable();
+    source = nullptr;
+    if (!from)
         return;
-    qint64 room = current->bytesAvailable();
-    if (readBufferSize > 0 && !current->isFinished())
-        room = std::min(room, readBufferSize - (buffer.size() - bufferPos));
-    if (room <= 0)
+    const QByteArray rest = from->readAll();
+    if (rest.isEmpty())
         return;
-    const QByteArray chunk = current->read(room);
-    if (chunk.isEmpty())
-        return;
-    if (attemptOffset == 0 && delivered == 0)
-        copyMetaData(current); // the final hop of a redirect may bring no metaDataChanged
-    if (bufferPos == buffer.size()) {
-        buffer = chunk; // the common streaming case: no copy
-        bufferPos = 0;
-    } else {
-        buffer.append(chunk);
-    }
-    delivered += chunk.size();
-    if (notify)
-        Q_EMIT q->readyRead();
+    buffer.remove(0, bufferPos);
+    bufferPos = 0;
+    buffer.append(rest);
+    delivered += rest.size();
 }
 
 qint64 RetryingReply::bytesAvailable() const
 {
     Q_D(const RetryingReply);
-    return QNetworkReply::bytesAvailable() + (d->buffer.size() - d->bufferPos);
+    return QNetworkReply::bytesAvailable() + (d->buffer.size() - d->bufferPos)
+            + (d->readable() ? d->source->bytesAvailable() : 0);
 }
 
 bool RetryingReply::canReadLine() const
 {
     Q_D(const RetryingReply);
-    return QNetworkReply::canReadLine() || d->buffer.indexOf('\n', d->bufferPos) >= 0;
+    return QNetworkReply::canReadLine() || d->buffer.indexOf('\n', d->bufferPos) >= 0
+            || (d->readable() && d->source->canReadLine());
 }
 
 qint64 RetryingReply::readData(char *data, qint64 maxSize)
 {
     Q_D(RetryingReply);
-    const qint64 n = std::min<qint64>(maxSize, d->buffer.size() - d->bufferPos);
+    // Bytes saved from an earlier attempt come first, then the attempt's own, read straight
+    // from it: no copy in between, and its read buffer size applies as the caller set it.
+    qint64 n = std::min<qint64>(maxSize, d->buffer.size() - d->bufferPos);
     if (n > 0) {
         std::memcpy(data, d->buffer.constData() + d->bufferPos, size_t(n));
         d->bufferPos += n;
         if (d->bufferPos == d->buffer.size()) {
             d->buffer.clear();
             d->bufferPos = 0;
-        } else if (d->bufferPos > compactThreshold && d->bufferPos * 2 > d->buffer.size()) {
-            d->buffer.remove(0, d->bufferPos);
-            d->bufferPos = 0;
         }
-        // Room was made: take more from the attempt (announced later, not inside read()).
-        if (d->readBufferSize > 0 && d->current && d->current->bytesAvailable() > 0)
-            QMetaObject::invokeMethod(
-                this, [d] { d->pull(true); }, Qt::QueuedConnection);
-        return n;
     }
+    if (n < maxSize && d->readable()) {
+        const qint64 direct = d->source->read(data + n, maxSize - n);
+        if (direct > 0) {
+            n += direct;
+            d->delivered += direct;
+        }
+    }
+    if (n > 0)
+        return n;
     return d->done ? -1 : 0;
 }
 
@@ -460,9 +472,6 @@ void RetryingReplyPrivate::onFinished()
         onMetaDataChanged();
     if (!current)
         return; // onMetaDataChanged() ended the request
-    pull(true);
-    if (!current)
-        return;
 
     Outcome outcome;
     outcome.error = current->error();
@@ -524,6 +533,8 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         finish(outcome, false, QString());
         return;
     }
+    if (mode == Mode::Forwarding)
+        pull(); // count every byte this attempt delivered before deciding how to go on
 
     RetryContext context;
     context.attempt = attempt;
@@ -624,7 +635,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
                                 << loggableUrl(request.url()) << " failed (" << reason
                                 << "), retrying in " << delay << " ms";
 
-    retryTimer.start(int(std::min<qint64>(delay, INT_MAX)));
+    retryTimer.start(int(std::min<qint64>(delay, INT_MAX)), Qt::PreciseTimer, q);
     setWaiting(true);
     Q_EMIT q->retryScheduled(attempt, delay, reason);
     if (!done && manager)
@@ -679,9 +690,9 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
             }
         }
         if (mode == Mode::Forwarding) {
-            if (attemptOffset == 0)
+            if (attemptOffset == 0 && current->url() != q->url())
                 copyMetaData(current);
-            pull(false);
+            source = current; // the caller reads the rest straight from it
             if (q->bytesAvailable() > 0)
                 Q_EMIT q->readyRead();
         }
@@ -741,6 +752,7 @@ void RetryingReply::abort()
     if (d->done)
         return;
     // Qt's own replies close the device and finish synchronously; so do we.
+    d->source = nullptr;
     d->releaseAttempt(d->current);
     d->releaseAttempt(d->held);
     QNetworkReply::close();

@@ -6,7 +6,7 @@
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QPointer>
-#include <QtCore/QTimer>
+#include <QtCore/QBasicTimer>
 
 #if QT_CONFIG(ssl)
 #include <QtNetwork/QSslConfiguration>
@@ -49,7 +49,10 @@ public:
     void releaseAttempt(QNetworkReply *&attempt);
     void copyMetaData(QNetworkReply *from);
     void forwardMetaData(QNetworkReply *from);
-    void pull(bool notify);
+    void pull();
+    // The attempt the caller reads from, while it can still be read (Qt closes an attempt
+    // that timed out or was aborted).
+    QNetworkReply *readable() const { return source && source->isOpen() ? source : nullptr; }
     bool isResumable() const;
     QString describe(QNetworkReply::NetworkError error, int status) const;
     void setWaiting(bool waiting);
@@ -75,20 +78,22 @@ public:
     int connectivityFaultAttempts = 0;
     qint64 previousDelayMs = 0;
     QElapsedTimer elapsed;
-    QTimer retryTimer;
-    QTimer deadlineTimer;
-    QTimer offlineTimer;
+    QBasicTimer retryTimer;
+    QBasicTimer deadlineTimer;
+    QBasicTimer offlineTimer;
     bool deadlineReached = false;
     bool done = false;
     bool waiting = false;
 
     QNetworkReply *current = nullptr; // the running attempt, child of q
     QNetworkReply *held = nullptr; // a failed attempt kept while waiting to retry
-    QNetworkReply *lastAttempt = nullptr; // kept after finish for sslConfiguration()
+    QNetworkReply *lastAttempt = nullptr; // kept after finish: its data, sslConfiguration()
+    QNetworkReply *source = nullptr; // the attempt whose body the caller reads directly
     Mode mode = Mode::Undecided;
     bool abortingCurrent = false;
 
-    // Body bytes handed to the caller, across attempts; never handed twice.
+    // Body bytes handed to the caller (read, or saved in buffer from a failed attempt),
+    // across attempts; never handed twice.
     QByteArray buffer;
     qint64 bufferPos = 0;
     qint64 delivered = 0;
