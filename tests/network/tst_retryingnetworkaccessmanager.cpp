@@ -3,10 +3,17 @@
 
 #include "testserver.h"
 
+#include <KeepTrying/Demo/demoserver.h>
+
 #include <QtCore/QBuffer>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QLoggingCategory>
 #include <QtCore/QPointer>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QTimer>
+#include <QtCore/QUrlQuery>
 #include <QtNetwork/QHttpMultiPart>
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
@@ -84,6 +91,11 @@ private Q_SLOTS:
     void resumeWithRange();
     void resumeImpossibleFailsCleanly();
     void resumeRefusedByServer();
+    void unreadBodyStartsAfresh();
+    void demoServerWriteAppliedOnce();
+    void demoServerAbortDuringWait();
+    void demoServerSuccessAfterFaults();
+    void logsHoldNoCredentials();
     void attemptTimeoutThenSuccess();
     void attemptTimeoutMidBody_data();
     void attemptTimeoutMidBody();
@@ -572,8 +584,10 @@ void tst_RetryingNetworkAccessManager::attemptTimeoutMidBody()
                                        { { "Content-Range", "bytes 3000-5999/6000" } });
         Headers headers;
         if (resumable)
-            headers = { { "Accept-Ranges", "bytes" }, { "Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT" } };
-        TestServer::Response stalled = TestServer::cutOff(200, content.size(), content.left(3000), headers);
+            headers = { { "Accept-Ranges", "bytes" },
+                        { "Last-Modified", "Wed, 21 Oct 2015 07:28:00 GMT" } };
+        TestServer::Response stalled =
+            TestServer::cutOff(200, content.size(), content.left(3000), headers);
         stalled.ending = TestServer::Response::Stall;
         return stalled;
     });
@@ -981,7 +995,8 @@ void tst_RetryingNetworkAccessManager::managerDeletedWithRepliesInFlight()
     });
     auto *manager = new RetryingNetworkAccessManager;
     manager->setRetryPolicy(fastPolicy());
-    QPointer<QNetworkReply> running = manager->get(QNetworkRequest(server.url(QStringLiteral("/stall"))));
+    QPointer<QNetworkReply> running =
+        manager->get(QNetworkRequest(server.url(QStringLiteral("/stall"))));
     QPointer<QNetworkReply> waiting = manager->get(QNetworkRequest(server.url()));
     QPointer<QNetworkReply> done = manager->get(QNetworkRequest(server.url(QStringLiteral("/x"))));
     QSignalSpy scheduled(waiting.data(), SIGNAL(retryScheduled(int, qint64, QString)));
@@ -1045,6 +1060,184 @@ void tst_RetryingNetworkAccessManager::deleteLaterInsideFinished()
     });
     QTRY_VERIFY_WITH_TIMEOUT(reply.isNull(), 5000);
     QCOMPARE(body, QByteArray("body"));
+}
+
+// A caller that reads only at finished() never saw the broken body: the retry starts afresh.
+void tst_RetryingNetworkAccessManager::unreadBodyStartsAfresh()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::cutOff(200, 100, QByteArray(40, 'x'))
+                          : TestServer::respond(200, QByteArray(100, 'y'));
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(reply->readAll(), QByteArray(100, 'y'));
+    QCOMPARE(server.requestCount(), 2);
+}
+
+namespace {
+
+QByteArray demoToken(QNetworkAccessManager &manager, const QUrl &base)
+{
+    QUrlQuery form;
+    form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("password"));
+    form.addQueryItem(QStringLiteral("client_id"), Demo::DemoServer::demoClientId());
+    form.addQueryItem(QStringLiteral("client_secret"), Demo::DemoServer::demoClientSecret());
+    form.addQueryItem(QStringLiteral("username"), Demo::DemoServer::demoUsername());
+    form.addQueryItem(QStringLiteral("password"), Demo::DemoServer::demoPassword());
+    QNetworkRequest request(base.resolved(QUrl(QStringLiteral("/oauth/v2/token"))));
+    request.setHeader(QNetworkRequest::ContentTypeHeader,
+                      QByteArray("application/x-www-form-urlencoded"));
+    std::unique_ptr<QNetworkReply> reply(
+        manager.post(request, form.toString(QUrl::FullyEncoded).toLatin1()));
+    const QByteArray body = waitForBody(reply.get());
+    return QJsonDocument::fromJson(body)
+        .object()
+        .value(QStringLiteral("access_token"))
+        .toString()
+        .toLatin1();
+}
+
+} // namespace
+
+// The first POST is applied but its answer is lost mid-body; the retry carries the same
+// Idempotency-Key and body, and the server answers it from its record instead of applying it
+// again.
+void tst_RetryingNetworkAccessManager::demoServerWriteAppliedOnce()
+{
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.addIdempotencyKey = true;
+    manager.setRetryPolicy(policy);
+    const QByteArray token = demoToken(manager, server.baseUrl());
+    QVERIFY(!token.isEmpty());
+    QVERIFY(server.addFault(
+        QStringLiteral("route=/api/entries.json,method=POST,drop=mid-body,count=1")));
+    server.resetStats();
+
+    QNetworkRequest request(server.baseUrl().resolved(QUrl(QStringLiteral("/api/entries.json"))));
+    request.setRawHeader("Authorization", "Bearer " + token);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    const QByteArray body = R"({"url":"https://example.org/kept","title":"Kept once"})";
+    std::unique_ptr<QNetworkReply> reply(manager.post(request, body));
+    // Read at finished(), as most callers do: the broken first answer was never read.
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(finished.wait(5000));
+    const QByteArray answer = reply->readAll();
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(QJsonDocument::fromJson(answer).object().value(QStringLiteral("title")).toString(),
+             QStringLiteral("Kept once"));
+
+    const QJsonObject stats = server.stats();
+    QCOMPARE(stats.value(QStringLiteral("writes_applied")).toInt(), 1);
+    QCOMPARE(stats.value(QStringLiteral("duplicate_writes_rejected")).toInt(), 1);
+    QList<Demo::RecordedRequest> posts;
+    for (const auto &r : server.recordedRequests()) {
+        if (r.method == "POST" && r.path == QLatin1String("/api/entries.json"))
+            posts.append(r);
+    }
+    QCOMPARE(posts.size(), 2);
+    QCOMPARE(posts.at(0).body, body);
+    QCOMPARE(posts.at(1).body, body);
+    auto keyOf = [](const Demo::RecordedRequest &r) {
+        for (const auto &h : r.headers) {
+            if (h.first.compare("Idempotency-Key", Qt::CaseInsensitive) == 0)
+                return h.second;
+        }
+        return QByteArray();
+    };
+    QVERIFY(!keyOf(posts.at(0)).isEmpty());
+    QCOMPARE(keyOf(posts.at(1)), keyOf(posts.at(0)));
+}
+
+void tst_RetryingNetworkAccessManager::demoServerAbortDuringWait()
+{
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    QVERIFY(server.addFault(QStringLiteral("status=503")));
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.initialDelayMs = 100;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(
+        QNetworkRequest(server.baseUrl().resolved(QUrl(QStringLiteral("/api/version"))))));
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    QVERIFY(scheduled.wait(5000));
+    reply->abort();
+    QTest::qWait(300);
+    QCOMPARE(server.stats().value(QStringLiteral("total_requests")).toInt(), 1);
+}
+
+void tst_RetryingNetworkAccessManager::demoServerSuccessAfterFaults()
+{
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    const QByteArray token = demoToken(manager, server.baseUrl());
+    QVERIFY(
+        server.addFault(QStringLiteral("route=/api/entries*,status=503,count=3,retry-after=0")));
+    QNetworkRequest request(
+        server.baseUrl().resolved(QUrl(QStringLiteral("/api/entries.json?perPage=5"))));
+    request.setRawHeader("Authorization", "Bearer " + token);
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    const QJsonObject page = QJsonDocument::fromJson(waitForBody(reply.get())).object();
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(page.value(QStringLiteral("_embedded"))
+                 .toObject()
+                 .value(QStringLiteral("items"))
+                 .toArray()
+                 .size(),
+             5);
+    QCOMPARE(qobject_cast<RetryingReply *>(reply.get())->attemptCount(), 4);
+}
+
+namespace {
+QStringList capturedLog;
+void captureMessage(QtMsgType, const QMessageLogContext &, const QString &message)
+{
+    capturedLog.append(message);
+}
+} // namespace
+
+// Debug logging on, every attempt logged: neither a header value nor a query token nor the
+// URL's password ever reaches the log.
+void tst_RetryingNetworkAccessManager::logsHoldNoCredentials()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::respond(503) : TestServer::respond(200);
+    });
+    QLoggingCategory::setFilterRules(QStringLiteral("keeptrying.*=true"));
+    capturedLog.clear();
+    const QtMessageHandler previous = qInstallMessageHandler(captureMessage);
+    {
+        RetryingNetworkAccessManager manager;
+        manager.setRetryPolicy(fastPolicy());
+        QUrl url = server.url(QStringLiteral("/private"));
+        url.setUserName(QStringLiteral("alice"));
+        url.setPassword(QStringLiteral("pw-secret-1"));
+        url.setQuery(QStringLiteral("access_token=tok-secret-2"));
+        QNetworkRequest request(url);
+        request.setRawHeader("Authorization", "Bearer hdr-secret-3");
+        std::unique_ptr<QNetworkReply> reply(manager.get(request));
+        waitForBody(reply.get());
+    }
+    qInstallMessageHandler(previous);
+    QLoggingCategory::setFilterRules(QString());
+    const QString all = capturedLog.join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QLatin1String("/private")), qPrintable(all)); // it did log
+    QVERIFY(!all.contains(QLatin1String("secret")));
 }
 
 QTEST_GUILESS_MAIN(tst_RetryingNetworkAccessManager)

@@ -20,10 +20,10 @@ namespace {
 
 // The attributes a reply (rather than a request) carries.
 constexpr QNetworkRequest::Attribute replyAttributes[] = {
-    QNetworkRequest::HttpStatusCodeAttribute,        QNetworkRequest::HttpReasonPhraseAttribute,
-    QNetworkRequest::RedirectionTargetAttribute,     QNetworkRequest::ConnectionEncryptedAttribute,
-    QNetworkRequest::SourceIsFromCacheAttribute,     QNetworkRequest::HttpPipeliningWasUsedAttribute,
-    QNetworkRequest::Http2WasUsedAttribute,          QNetworkRequest::OriginalContentLengthAttribute,
+    QNetworkRequest::HttpStatusCodeAttribute,    QNetworkRequest::HttpReasonPhraseAttribute,
+    QNetworkRequest::RedirectionTargetAttribute, QNetworkRequest::ConnectionEncryptedAttribute,
+    QNetworkRequest::SourceIsFromCacheAttribute, QNetworkRequest::HttpPipeliningWasUsedAttribute,
+    QNetworkRequest::Http2WasUsedAttribute,      QNetworkRequest::OriginalContentLengthAttribute,
 };
 
 QByteArray methodOf(QNetworkAccessManager::Operation op, const QNetworkRequest &request)
@@ -410,15 +410,15 @@ void RetryingReplyPrivate::pull()
 qint64 RetryingReply::bytesAvailable() const
 {
     Q_D(const RetryingReply);
-    return QNetworkReply::bytesAvailable() + (d->buffer.size() - d->bufferPos)
-            + (d->readable() ? d->source->bytesAvailable() : 0);
+    return QNetworkReply::bytesAvailable() + (d->buffer.size() - d->bufferPos) +
+        (d->readable() ? d->source->bytesAvailable() : 0);
 }
 
 bool RetryingReply::canReadLine() const
 {
     Q_D(const RetryingReply);
-    return QNetworkReply::canReadLine() || d->buffer.indexOf('\n', d->bufferPos) >= 0
-            || (d->readable() && d->source->canReadLine());
+    return QNetworkReply::canReadLine() || d->buffer.indexOf('\n', d->bufferPos) >= 0 ||
+        (d->readable() && d->source->canReadLine());
 }
 
 qint64 RetryingReply::readData(char *data, qint64 maxSize)
@@ -533,8 +533,12 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         finish(outcome, false, QString());
         return;
     }
-    if (mode == Mode::Forwarding)
-        pull(); // count every byte this attempt delivered before deciding how to go on
+    if (mode == Mode::Forwarding) {
+        if (delivered == attemptOffset)
+            source = nullptr; // the caller read none of it: the next attempt starts afresh
+        else
+            pull(); // keep what the caller has not read yet; it must not be lost
+    }
 
     RetryContext context;
     context.attempt = attempt;
