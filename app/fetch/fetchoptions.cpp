@@ -52,8 +52,9 @@ FetchCommandLine::FetchCommandLine()
       m_maxAttemptsOption(QStringLiteral("max-attempts"),
                           QStringLiteral("Total attempts, the first included, for server "
                                          "faults and for connectivity faults (default: 5 "
-                                         "for server faults, connectivity faults until the "
-                                         "deadline)."),
+                                         "for server faults; without it, an unreachable "
+                                         "host is waited for until the deadline, with "
+                                         "probes instead of attempts)."),
                           QStringLiteral("N")),
       m_initialDelayOption(QStringLiteral("initial-delay"),
                            QStringLiteral("Backoff before the first retry (default 200)."),
@@ -169,9 +170,11 @@ FetchCommandLine::Result FetchCommandLine::parse(const QStringList &arguments)
                         QStringLiteral("--max-attempts needs a whole number of at least 1, "
                                        "got '%1'")
                             .arg(m_parser.value(m_maxAttemptsOption)));
-        // Both limits, so that a run against an unreachable host ends too.
+        // Both limits, so that a run against an unreachable host ends too; waiting for
+        // connectivity makes no attempts, so it would never reach the limit.
         policy.maxAttempts = attempts;
         policy.maxConnectivityAttempts = attempts;
+        policy.waitForConnectivity = false;
     }
     if (!readMilliseconds(m_initialDelayOption, 0, &policy.initialDelayMs) ||
         !readMilliseconds(m_maxDelayOption, 0, &policy.maxDelayMs) ||

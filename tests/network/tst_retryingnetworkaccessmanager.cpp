@@ -1,3 +1,4 @@
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -101,9 +102,11 @@ private Q_SLOTS:
     void attemptTimeoutMidBody();
     void connectionRefusedIsRetried();
     void postIsRetriedWhenNeverSent();
+    void deadlineEndsWaiting_data();
     void deadlineEndsWaiting();
     void perRequestPolicy();
     void customStrategies();
+    void simulatedOffline_data();
     void simulatedOffline();
     void simulatedOfflineFromEnvironment();
     void statistics();
@@ -558,7 +561,10 @@ void tst_RetryingNetworkAccessManager::attemptTimeoutThenSuccess()
     QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
     std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
     QCOMPARE(waitForBody(reply.get()), QByteArray("late but here"));
-    QCOMPARE(server.requestCount(), 2);
+    int gets = 0;
+    for (const auto &r : server.requests())
+        gets += r.method == "GET"; // the rest are reachability probes (HEAD)
+    QCOMPARE(gets, 2);
     QCOMPARE(scheduled.size(), 1);
     QCOMPARE(scheduled.at(0).at(3).toString(), QStringLiteral("timeout"));
 }
@@ -621,6 +627,7 @@ void tst_RetryingNetworkAccessManager::connectionRefusedIsRetried()
     RetryingNetworkAccessManager manager;
     RetryPolicy policy = fastPolicy();
     policy.maxConnectivityAttempts = 3;
+    policy.waitForConnectivity = false; // the schedule alone decides
     manager.setRetryPolicy(policy);
     QUrl url(QStringLiteral("http://127.0.0.1/"));
     url.setPort(closedPort());
@@ -645,41 +652,63 @@ void tst_RetryingNetworkAccessManager::postIsRetriedWhenNeverSent()
     QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
     QVERIFY(scheduled.wait(5000));
 
-    // The server comes up on that port: the POST arrives once, with its body.
-    QTcpServer listener;
-    QVERIFY(listener.listen(QHostAddress::LocalHost, port));
-    int connections = 0;
-    QByteArray received;
-    connect(&listener, &QTcpServer::newConnection, this, [&] {
-        QTcpSocket *s = listener.nextPendingConnection();
-        ++connections;
-        connect(s, &QTcpSocket::readyRead, s, [s, &received] {
-            received += s->readAll();
-            if (received.endsWith("payload")) {
-                s->write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
-                s->disconnectFromHost();
-            }
-        });
+    QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<RetryingReply *>(reply.get())->isWaitingForConnectivity(),
+                             5000);
+
+    // The server comes up on that port: a probe finds it, and the POST arrives once, with
+    // its body.
+    TestServer server;
+    QVERIFY(server.listen(port));
+    server.setHandler([](const TestServer::Request &request, int) {
+        return TestServer::respond(200, request.method == "HEAD" ? QByteArray() : "ok");
     });
     QCOMPARE(waitForBody(reply.get()), QByteArray("ok"));
-    QCOMPARE(connections, 1);
-    QVERIFY(received.startsWith("POST / HTTP/1.1"));
+    QList<TestServer::Request> posts;
+    for (const auto &r : server.requests()) {
+        if (r.method == "POST")
+            posts.append(r);
+        else
+            QCOMPARE(r.method, QByteArray("HEAD")); // the probe
+    }
+    QCOMPARE(posts.size(), 1);
+    QCOMPARE(posts.at(0).body, QByteArray("payload"));
+}
+
+void tst_RetryingNetworkAccessManager::deadlineEndsWaiting_data()
+{
+    QTest::addColumn<bool>("waitForConnectivity");
+    QTest::newRow("waiting for connectivity") << true;
+    QTest::newRow("on the backoff schedule") << false;
 }
 
 void tst_RetryingNetworkAccessManager::deadlineEndsWaiting()
 {
+    QFETCH(bool, waitForConnectivity);
     RetryingNetworkAccessManager manager;
     RetryPolicy policy = fastPolicy();
     policy.deadlineMs = 300;
+    policy.waitForConnectivity = waitForConnectivity;
     manager.setRetryPolicy(policy);
     QUrl url(QStringLiteral("http://127.0.0.1/"));
     url.setPort(closedPort());
     QSignalSpy gaveUp(&manager, &RetryingNetworkAccessManager::gaveUp);
+    QSignalSpy waiting(&manager, &RetryingNetworkAccessManager::waitingForConnectivity);
     std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(url)));
     QSignalSpy finished(reply.get(), &QNetworkReply::finished);
     QVERIFY(finished.wait(5000));
     QCOMPARE(reply->error(), QNetworkReply::TimeoutError);
-    QVERIFY(qobject_cast<RetryingReply *>(reply.get())->attemptCount() > 1);
+    const int attempts = qobject_cast<RetryingReply *>(reply.get())->attemptCount();
+    if (waitForConnectivity) {
+        // One attempt found the origin unreachable; then only probes, no more attempts.
+        QCOMPARE(attempts, 1);
+        QCOMPARE(waiting.size(), 2);
+        QCOMPARE(waiting.at(0).at(1).toBool(), true);
+        QCOMPARE(waiting.at(1).at(1).toBool(), false);
+        QVERIFY(manager.reachability()->probeCount() >= 1);
+    } else {
+        QVERIFY(attempts > 1);
+        QCOMPARE(waiting.size(), 0);
+    }
     QCOMPARE(gaveUp.size(), 1);
     QTest::qWait(50);
     QCOMPARE(finished.size(), 1);
@@ -730,28 +759,47 @@ void tst_RetryingNetworkAccessManager::customStrategies()
     QCOMPARE(scheduled.at(1).at(2).toLongLong(), 14);
 }
 
+void tst_RetryingNetworkAccessManager::simulatedOffline_data()
+{
+    deadlineEndsWaiting_data();
+}
+
 void tst_RetryingNetworkAccessManager::simulatedOffline()
 {
+    QFETCH(bool, waitForConnectivity);
     TestServer server;
     QVERIFY(server.listen());
     server.setHandler(
         [](const TestServer::Request &, int) { return TestServer::respond(200, "back"); });
     RetryingNetworkAccessManager manager;
-    manager.setRetryPolicy(fastPolicy());
+    RetryPolicy policy = fastPolicy();
+    policy.waitForConnectivity = waitForConnectivity;
+    manager.setRetryPolicy(policy);
     QSignalSpy changed(&manager, &RetryingNetworkAccessManager::simulatedOfflineChanged);
     manager.setSimulatedOffline(true);
     QCOMPARE(changed.size(), 1);
+    QCOMPARE(manager.reachability()->state(), ReachabilityBackend::Offline);
     QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
     std::unique_ptr<QNetworkReply> reply(
         manager.post(QNetworkRequest(server.url()), QByteArray("x")));
-    QTRY_VERIFY_WITH_TIMEOUT(scheduled.size() >= 3, 5000);
-    QCOMPARE(server.requestCount(), 0);
-    QCOMPARE(scheduled.at(0).at(3).toString(), QStringLiteral("offline (simulated)"));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    if (waitForConnectivity) {
+        // Parked: nothing is attempted, no timer spins.
+        QVERIFY(retrying->isWaitingForConnectivity());
+        QTest::qWait(100);
+        QCOMPARE(retrying->attemptCount(), 0);
+        QCOMPARE(scheduled.size(), 0);
+    } else {
+        QTRY_VERIFY_WITH_TIMEOUT(scheduled.size() >= 3, 5000);
+        QCOMPARE(scheduled.at(0).at(3).toString(), QStringLiteral("offline (simulated)"));
+    }
+    QCOMPARE(server.connectionCount(), 0);
     QVERIFY(!reply->isFinished());
 
     manager.setSimulatedOffline(false);
     QCOMPARE(waitForBody(reply.get()), QByteArray("back"));
     QCOMPARE(server.requestCount(), 1);
+    QVERIFY(!retrying->isWaitingForConnectivity());
 }
 
 void tst_RetryingNetworkAccessManager::simulatedOfflineFromEnvironment()

@@ -21,9 +21,9 @@ TestServer::TestServer(QObject *parent) : QObject(parent)
 
 TestServer::~TestServer() = default;
 
-bool TestServer::listen()
+bool TestServer::listen(quint16 port)
 {
-    return m_server.listen(QHostAddress::LocalHost, 0);
+    return m_server.listen(QHostAddress::LocalHost, port);
 }
 
 quint16 TestServer::port() const

@@ -45,8 +45,8 @@ public:
     explicit TestServer(QObject *parent = nullptr);
     ~TestServer() override;
 
-    /*! Listens on 127.0.0.1 at a free port; false if that fails. */
-    bool listen();
+    /*! Listens on 127.0.0.1 at \a port (0: a free one); false if that fails. */
+    bool listen(quint16 port = 0);
     quint16 port() const;
     QUrl url(const QString &path = QStringLiteral("/")) const;
     void setHandler(Handler handler);

@@ -3,5 +3,6 @@
 namespace KeepTrying {
 
 Q_LOGGING_CATEGORY(lcNetwork, "keeptrying.network", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcReachability, "keeptrying.reachability", QtWarningMsg)
 
 } // namespace KeepTrying

@@ -7,6 +7,7 @@
 namespace KeepTrying {
 
 Q_DECLARE_LOGGING_CATEGORY(lcNetwork)
+Q_DECLARE_LOGGING_CATEGORY(lcReachability)
 
 // URLs go into logs without user info or query: both may carry credentials or tokens.
 inline QString loggableUrl(const QUrl &url)

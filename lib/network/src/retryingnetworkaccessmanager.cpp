@@ -1,3 +1,4 @@
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -17,9 +18,8 @@ RetryingNetworkAccessManager::RetryingNetworkAccessManager(QObject *parent)
     : QNetworkAccessManager(parent), d_ptr(new RetryingNetworkAccessManagerPrivate(this))
 {
     Q_D(RetryingNetworkAccessManager);
-    d->simulatedOffline = qEnvironmentVariableIntValue("KEEPTRYING_SIMULATE_OFFLINE") == 1;
-    if (d->simulatedOffline)
-        qCInfo(lcNetwork) << "simulated offline mode on (KEEPTRYING_SIMULATE_OFFLINE)";
+    d->ownReachability = new Reachability(this);
+    setReachability(nullptr);
 }
 
 RetryingNetworkAccessManager::~RetryingNetworkAccessManager()
@@ -42,20 +42,33 @@ void RetryingNetworkAccessManager::setRetryPolicy(const RetryPolicy &policy)
     d->policy = policy;
 }
 
-bool RetryingNetworkAccessManager::isSimulatedOffline() const
+Reachability *RetryingNetworkAccessManager::reachability() const
 {
     Q_D(const RetryingNetworkAccessManager);
-    return d->simulatedOffline;
+    return d->reachability ? d->reachability.data() : d->ownReachability;
+}
+
+void RetryingNetworkAccessManager::setReachability(Reachability *reachability)
+{
+    Q_D(RetryingNetworkAccessManager);
+    if (d->reachability)
+        disconnect(d->reachability, nullptr, this, nullptr);
+    const bool wasOffline = d->reachability && d->reachability->isSimulatedOffline();
+    d->reachability = reachability ? reachability : d->ownReachability;
+    connect(d->reachability, &Reachability::simulatedOfflineChanged, this,
+            &RetryingNetworkAccessManager::simulatedOfflineChanged);
+    if (wasOffline != d->reachability->isSimulatedOffline())
+        Q_EMIT simulatedOfflineChanged(d->reachability->isSimulatedOffline());
+}
+
+bool RetryingNetworkAccessManager::isSimulatedOffline() const
+{
+    return reachability()->isSimulatedOffline();
 }
 
 void RetryingNetworkAccessManager::setSimulatedOffline(bool offline)
 {
-    Q_D(RetryingNetworkAccessManager);
-    if (d->simulatedOffline == offline)
-        return;
-    d->simulatedOffline = offline;
-    qCInfo(lcNetwork) << "simulated offline mode" << (offline ? "on" : "off");
-    Q_EMIT simulatedOfflineChanged(offline);
+    reachability()->setSimulatedOffline(offline);
 }
 
 RetryStatistics RetryingNetworkAccessManager::statistics() const
@@ -75,8 +88,11 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
         return QNetworkAccessManager::createRequest(op, request, outgoingData);
 
     const QVariant custom = request.attribute(QNetworkRequest::Attribute(RetryPolicyAttribute));
-    const RetryPolicy policy =
-        custom.canConvert<RetryPolicy>() ? custom.value<RetryPolicy>() : d->policy;
+    RetryPolicy policy = custom.canConvert<RetryPolicy>() ? custom.value<RetryPolicy>() : d->policy;
+    const QVariant wait =
+        request.attribute(QNetworkRequest::Attribute(WaitForConnectivityAttribute));
+    if (wait.isValid())
+        policy.waitForConnectivity = wait.toBool();
     ++d->statistics.requests;
     return new RetryingReply(this, op, request, outgoingData, policy);
 }

@@ -1,7 +1,10 @@
 #ifndef KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 #define KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtCore/QPointer>
 
 namespace KeepTrying {
 
@@ -18,7 +21,8 @@ public:
     RetryingNetworkAccessManager *q_ptr;
     RetryPolicy policy;
     RetryStatistics statistics;
-    bool simulatedOffline = false;
+    Reachability *ownReachability = nullptr;
+    QPointer<Reachability> reachability;
     Q_DECLARE_PUBLIC(RetryingNetworkAccessManager)
 };
 

@@ -1,3 +1,4 @@
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retryafter.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -6,6 +7,7 @@
 #include "retryingreply_p.h"
 
 #include <QtCore/QBuffer>
+#include <QtCore/QRandomGenerator>
 #include <QtCore/QTimerEvent>
 #include <QtCore/QUuid>
 
@@ -70,6 +72,7 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManager *manager,
 {
     Q_D(RetryingReply);
     d->manager = manager;
+    d->reachability = manager->reachability();
     d->operation = op;
     d->request = request;
     d->method = methodOf(op, request);
@@ -119,6 +122,9 @@ void RetryingReply::timerEvent(QTimerEvent *event)
     } else if (id == d->offlineTimer.timerId()) {
         d->offlineTimer.stop();
         d->onSimulatedOfflineAttempt();
+    } else if (id == d->staggerTimer.timerId()) {
+        d->staggerTimer.stop();
+        d->startAttempt(); // parks again if the origin went away during the stagger
     } else {
         QNetworkReply::timerEvent(event);
     }
@@ -130,6 +136,7 @@ RetryingReply::~RetryingReply()
     d->retryTimer.stop();
     d->deadlineTimer.stop();
     d->offlineTimer.stop();
+    d->staggerTimer.stop();
     // Deleting a running attempt cancels it; nothing of it may reach us any more.
     for (QNetworkReply *attempt : { d->current, d->held, d->lastAttempt }) {
         if (attempt) {
@@ -143,6 +150,12 @@ int RetryingReply::attemptCount() const
 {
     Q_D(const RetryingReply);
     return d->attempt;
+}
+
+bool RetryingReply::isWaitingForConnectivity() const
+{
+    Q_D(const RetryingReply);
+    return d->parked;
 }
 
 bool RetryingReply::isWaitingToRetry() const
@@ -172,12 +185,66 @@ void RetryingReplyPrivate::setWaiting(bool value)
     Q_EMIT q->waitingToRetryChanged(value);
 }
 
+void RetryingReplyPrivate::park()
+{
+    Q_Q(RetryingReply);
+    if (parked)
+        return;
+    parked = true;
+    qCInfo(lcNetwork).nospace() << method << ' ' << loggableUrl(request.url())
+                                << " waits for connectivity";
+    const auto check = [this] { checkParked(); };
+    parkConnections[0] = QObject::connect(reachability, &Reachability::stateChanged, q, check);
+    parkConnections[1] =
+        QObject::connect(reachability, &Reachability::originReachabilityChanged, q, check);
+    parkConnections[2] =
+        QObject::connect(reachability, &Reachability::simulatedOfflineChanged, q, check);
+    Q_EMIT q->waitingForConnectivityChanged(true);
+    if (!done && manager)
+        Q_EMIT manager->waitingForConnectivity(q, true);
+}
+
+void RetryingReplyPrivate::checkParked()
+{
+    Q_Q(RetryingReply);
+    if (!parked || done || staggerTimer.isActive() || !reachability ||
+        !reachability->isReachable(request.url()))
+        return;
+    // Reachable again: go now, give or take a small random stagger so that many waiting
+    // requests do not reach the server in the same instant.
+    const qint64 stagger = std::max<qint64>(0, policy.reconnectStaggerMs);
+    const int delay =
+        int(std::min<qint64>(QRandomGenerator::global()->bounded(stagger + 1), INT_MAX));
+    staggerTimer.start(delay, Qt::PreciseTimer, q);
+}
+
+void RetryingReplyPrivate::unpark()
+{
+    Q_Q(RetryingReply);
+    staggerTimer.stop();
+    if (!parked)
+        return;
+    parked = false;
+    for (QMetaObject::Connection &c : parkConnections)
+        QObject::disconnect(c);
+    Q_EMIT q->waitingForConnectivityChanged(false);
+    if (!done && manager)
+        Q_EMIT manager->waitingForConnectivity(q, false);
+}
+
 void RetryingReplyPrivate::startAttempt()
 {
     Q_Q(RetryingReply);
     if (done)
         return;
     releaseAttempt(held);
+
+    // While the request cannot succeed, it waits: no attempt is made, none is spent.
+    if (policy.waitForConnectivity && reachability && !reachability->isReachable(request.url())) {
+        park();
+        return;
+    }
+    unpark();
 
     ++attempt;
     mode = Mode::Undecided;
@@ -198,7 +265,7 @@ void RetryingReplyPrivate::startAttempt()
     if (done || !manager)
         return;
 
-    if (m->simulatedOffline) {
+    if (reachability && reachability->isSimulatedOffline()) {
         // Fail as an unreachable network would, but never on the caller's stack.
         offlineTimer.start(0, q);
         return;
@@ -529,6 +596,13 @@ bool RetryingReplyPrivate::mayRetry(FaultClass fault, QNetworkReply::NetworkErro
 void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
 {
     FaultClass fault = policy.classify(outcome.error, outcome.httpStatus);
+    // What this attempt learnt about its origin serves every request to it.
+    if (reachability && current) {
+        if (outcome.httpStatus > 0)
+            reachability->reportSuccess(request.url());
+        else if (fault == FaultClass::Connectivity && policy.waitForConnectivity)
+            reachability->reportFailure(request.url());
+    }
     if (fault == FaultClass::None) {
         finish(outcome, false, QString());
         return;
@@ -683,6 +757,11 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     deadlineTimer.stop();
     offlineTimer.stop();
     setWaiting(false);
+    if (parked) {
+        done = false; // let the last waitingForConnectivity signals out
+        unpark();
+        done = true;
+    }
 
     if (current) {
         QObject::disconnect(current, nullptr, q, nullptr);
@@ -731,7 +810,8 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
 
 QString RetryingReplyPrivate::describe(QNetworkReply::NetworkError error, int status) const
 {
-    if (status > 0)
+    // A transport error after a good status line (a body cut off) is named by the error.
+    if (status >= 400 || (status > 0 && error == QNetworkReply::NoError))
         return QStringLiteral("HTTP %1").arg(status);
     switch (error) {
     case QNetworkReply::HostNotFoundError:

@@ -1,12 +1,13 @@
 #ifndef KEEPTRYING_RETRYINGREPLY_P_H
 #define KEEPTRYING_RETRYINGREPLY_P_H
 
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
+#include <QtCore/QBasicTimer>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QPointer>
-#include <QtCore/QBasicTimer>
 
 #if QT_CONFIG(ssl)
 #include <QtNetwork/QSslConfiguration>
@@ -28,6 +29,9 @@ public:
     explicit RetryingReplyPrivate(RetryingReply *q) : q_ptr(q) { }
 
     void startAttempt();
+    void park();
+    void unpark();
+    void checkParked();
     void onMetaDataChanged();
     void onReadyRead();
     void onFinished();
@@ -81,6 +85,10 @@ public:
     QBasicTimer retryTimer;
     QBasicTimer deadlineTimer;
     QBasicTimer offlineTimer;
+    QBasicTimer staggerTimer;
+    QPointer<Reachability> reachability;
+    bool parked = false;
+    QMetaObject::Connection parkConnections[3];
     bool deadlineReached = false;
     bool done = false;
     bool waiting = false;

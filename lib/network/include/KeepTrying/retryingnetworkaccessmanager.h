@@ -11,6 +11,7 @@
 
 namespace KeepTrying {
 
+class Reachability;
 class RetryingNetworkAccessManagerPrivate;
 
 /*!
@@ -56,7 +57,9 @@ public:
     enum RequestAttribute {
         /*! A RetryPolicy (QVariant::fromValue) that replaces the manager's for this
             request. */
-        RetryPolicyAttribute = QNetworkRequest::User + 0x4B54
+        RetryPolicyAttribute = QNetworkRequest::User + 0x4B54,
+        /*! A bool that replaces RetryPolicy::waitForConnectivity for this request. */
+        WaitForConnectivityAttribute
     };
     Q_ENUM(RequestAttribute)
 
@@ -68,9 +71,15 @@ public:
     /*! Sets the default policy; requests already started keep the policy they had. */
     void setRetryPolicy(const RetryPolicy &policy);
 
-    /*! True while the manager pretends to be offline: every attempt then fails at once as
-        a connectivity fault (QNetworkReply::TemporaryNetworkFailureError) without touching
-        the network. For QA and tests. */
+    /*! The reachability monitor requests consult; the manager makes its own. Never null. */
+    Reachability *reachability() const;
+    /*! Shares \a reachability with other managers (not owned; nullptr restores the
+        manager's own). Requests already waiting keep the one they started with. */
+    void setReachability(Reachability *reachability);
+
+    /*! True while the manager pretends to be offline (reachability()->isSimulatedOffline()):
+        requests wait for connectivity without touching the network, or, when they may not
+        wait, fail at once as a connectivity fault (TemporaryNetworkFailureError). For QA. */
     bool isSimulatedOffline() const;
     void setSimulatedOffline(bool offline);
 
@@ -87,6 +96,9 @@ Q_SIGNALS:
     /*! \a reply stopped retrying a retryable fault because a limit or the deadline was
         reached; finished() follows. */
     void gaveUp(QNetworkReply *reply, const QString &reason);
+    /*! \a reply started (\a waiting true) or stopped waiting for connectivity: no attempt is
+        made while it waits. */
+    void waitingForConnectivity(QNetworkReply *reply, bool waiting);
     void simulatedOfflineChanged(bool offline);
 
 protected:

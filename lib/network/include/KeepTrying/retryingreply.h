@@ -28,6 +28,8 @@ class KEEPTRYING_NETWORK_EXPORT RetryingReply : public QNetworkReply
     Q_OBJECT
     Q_PROPERTY(int attemptCount READ attemptCount NOTIFY attemptStarted)
     Q_PROPERTY(bool waitingToRetry READ isWaitingToRetry NOTIFY waitingToRetryChanged)
+    Q_PROPERTY(bool waitingForConnectivity READ isWaitingForConnectivity NOTIFY
+                   waitingForConnectivityChanged)
 
 public:
     ~RetryingReply() override;
@@ -36,6 +38,8 @@ public:
     int attemptCount() const;
     /*! True while the reply waits for the backoff before its next attempt. */
     bool isWaitingToRetry() const;
+    /*! True while the reply waits for the network or its origin to become reachable. */
+    bool isWaitingForConnectivity() const;
     /*! The policy this request follows. */
     RetryPolicy retryPolicy() const;
     /*! The Idempotency-Key sent with every attempt, or empty when none is sent. */
@@ -56,6 +60,7 @@ Q_SIGNALS:
     /*! A limit or the deadline stopped the retries; finished() follows. */
     void gaveUp(const QString &reason);
     void waitingToRetryChanged(bool waiting);
+    void waitingForConnectivityChanged(bool waiting);
 
 protected:
     qint64 readData(char *data, qint64 maxSize) override;

@@ -90,7 +90,8 @@ public:
         no retry; values below 1 count as 1. */
     int maxAttempts = 5;
     /*! Total attempts for connectivity faults; 0 (the default) means no limit: keep trying
-        until the deadline or abort(). */
+        until the deadline or abort(). Waiting for connectivity (waitForConnectivity) makes
+        no attempts: pair a limit with a deadline, or switch waiting off. */
     int maxConnectivityAttempts = 0;
     /*! Base delay before the first retry, in milliseconds (≥ 0). */
     qint64 initialDelayMs = 200;
@@ -117,6 +118,15 @@ public:
         logical request, the same on every attempt) so that they may be retried
         (draft-ietf-httpapi-idempotency-key-header). A key set by the caller is kept. */
     bool addIdempotencyKey = false;
+    /*! Wait for connectivity instead of retrying on a schedule: while the network is
+        offline or the request's origin is known to be unreachable (see Reachability), no
+        attempt is made and none is spent; when it can be reached again the request goes at
+        once. A connectivity fault still waits its backoff first. Off: connectivity faults
+        are retried on the backoff schedule alone. */
+    bool waitForConnectivity = true;
+    /*! When many waiting requests may go at once, each waits a random 0..this many
+        milliseconds first, so they do not all reach the server in the same instant. */
+    qint64 reconnectStaggerMs = 100;
     /*! Largest request body kept in memory for replay, in bytes. A larger body that cannot
         be re-read by seeking is sent once and never retried after it started. */
     qint64 maxBufferedBodyBytes = 16 * 1024 * 1024;

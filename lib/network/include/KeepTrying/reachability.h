@@ -1,0 +1,103 @@
+#ifndef KEEPTRYING_REACHABILITY_H
+#define KEEPTRYING_REACHABILITY_H
+
+#include <KeepTrying/keeptrying_network_export.h>
+#include <KeepTrying/reachabilitybackend.h>
+
+#include <QtCore/QObject>
+#include <QtCore/QUrl>
+
+#include <memory>
+
+namespace KeepTrying {
+
+class ReachabilityPrivate;
+
+/*!
+    Knows whether the network, and each origin (scheme, host, port) requests go to, can be
+    reached, so that RetryingNetworkAccessManager can park requests instead of spending
+    attempts while they cannot succeed, and send them the moment they can.
+
+    It combines three sources:
+    \list
+    \li a backend: QNetworkInformation by default (the platform's default backend, else one
+        with the Reachability feature); none loads on many Linux machines, and then the
+        state stays Unknown;
+    \li active probing: after reportFailure() for an origin, one probe stream per origin
+        (HEAD of the origin's root, or setProbeUrl()) with its own backoff, however many
+        requests wait for it; any HTTP response proves the origin reachable, as does
+        reportSuccess() from a real request;
+    \li simulated offline mode for QA: setSimulatedOffline() or KEEPTRYING_SIMULATE_OFFLINE=1.
+    \endlist
+
+    One Reachability serves one manager by default; managers may share one
+    (RetryingNetworkAccessManager::setReachability()). It lives in one thread.
+*/
+class KEEPTRYING_NETWORK_EXPORT Reachability : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(KeepTrying::ReachabilityBackend::State state READ state NOTIFY stateChanged)
+    Q_PROPERTY(
+        bool behindCaptivePortal READ isBehindCaptivePortal NOTIFY behindCaptivePortalChanged)
+    Q_PROPERTY(bool simulatedOffline READ isSimulatedOffline WRITE setSimulatedOffline NOTIFY
+                   simulatedOfflineChanged)
+
+public:
+    using State = ReachabilityBackend::State;
+
+    /*! Loads the QNetworkInformation backend (logged once, with its name or its absence)
+        and reads KEEPTRYING_SIMULATE_OFFLINE. */
+    explicit Reachability(QObject *parent = nullptr);
+    ~Reachability() override;
+
+    /*! Replaces the backend; Reachability does not take ownership. nullptr means none
+        (state Unknown unless simulated offline). */
+    void setBackend(ReachabilityBackend *backend);
+    /*! The backend's name, or an empty string when there is none. */
+    QString backendName() const;
+
+    /*! Offline when simulated offline or the backend says so; Online when the backend says
+        so; otherwise Unknown. */
+    State state() const;
+    bool isBehindCaptivePortal() const;
+    bool isSimulatedOffline() const;
+    void setSimulatedOffline(bool offline);
+
+    /*! The origin key of \a url: "scheme://host:port" with the default port filled in. */
+    static QString originOf(const QUrl &url);
+
+    /*! False while the network is offline (state()) or the origin of \a url is known to
+        be unreachable; true otherwise, also when nothing is known. */
+    bool isReachable(const QUrl &url) const;
+    /*! A request to \a url met a connectivity fault: its origin counts as unreachable
+        until a probe or a request gets a response, and probing starts. */
+    void reportFailure(const QUrl &url);
+    /*! A request to \a url got an HTTP response (any status): its origin is reachable. */
+    void reportSuccess(const QUrl &url);
+
+    /*! Probes \a origin (any URL on it) with a HEAD of \a probe instead of its root. */
+    void setProbeUrl(const QUrl &origin, const QUrl &probe);
+    /*! The probe backoff: first probe after about \a initialMs, doubling up to \a maxMs,
+        each with equal jitter (so a probe is never sooner than half the interval). Defaults
+        250 ms and 1000 ms. */
+    void setProbeSchedule(qint64 initialMs, qint64 maxMs);
+    /*! Time a probe may take, in milliseconds (default 2000). */
+    void setProbeTimeout(qint64 timeoutMs);
+    /*! Probes sent since construction. */
+    qint64 probeCount() const;
+
+Q_SIGNALS:
+    void stateChanged(KeepTrying::ReachabilityBackend::State state);
+    void behindCaptivePortalChanged(bool behind);
+    void simulatedOfflineChanged(bool offline);
+    /*! The origin (as originOf()) became reachable or unreachable. */
+    void originReachabilityChanged(const QString &origin, bool reachable);
+
+private:
+    Q_DECLARE_PRIVATE(Reachability)
+    std::unique_ptr<ReachabilityPrivate> d_ptr;
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_REACHABILITY_H
