@@ -1,3 +1,4 @@
+#include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
@@ -689,6 +690,11 @@ void tst_RetryingNetworkAccessManager::deadlineEndsWaiting()
     policy.deadlineMs = 300;
     policy.waitForConnectivity = waitForConnectivity;
     manager.setRetryPolicy(policy);
+    // Not waiting, the breaker would fail the request at once after 5 refusals: this test
+    // is about the deadline.
+    CircuitBreaker::Settings noBreaker;
+    noBreaker.enabled = false;
+    manager.circuitBreaker()->setSettings(noBreaker);
     QUrl url(QStringLiteral("http://127.0.0.1/"));
     url.setPort(closedPort());
     QSignalSpy gaveUp(&manager, &RetryingNetworkAccessManager::gaveUp);

@@ -4,5 +4,6 @@ namespace KeepTrying {
 
 Q_LOGGING_CATEGORY(lcNetwork, "keeptrying.network", QtWarningMsg)
 Q_LOGGING_CATEGORY(lcReachability, "keeptrying.reachability", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcBreaker, "keeptrying.breaker", QtWarningMsg)
 
 } // namespace KeepTrying

@@ -8,6 +8,7 @@ namespace KeepTrying {
 
 Q_DECLARE_LOGGING_CATEGORY(lcNetwork)
 Q_DECLARE_LOGGING_CATEGORY(lcReachability)
+Q_DECLARE_LOGGING_CATEGORY(lcBreaker)
 
 // URLs go into logs without user info or query: both may carry credentials or tokens.
 inline QString loggableUrl(const QUrl &url)

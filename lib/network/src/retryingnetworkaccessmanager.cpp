@@ -1,4 +1,6 @@
+#include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
+#include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -19,7 +21,35 @@ RetryingNetworkAccessManager::RetryingNetworkAccessManager(QObject *parent)
 {
     Q_D(RetryingNetworkAccessManager);
     d->ownReachability = new Reachability(this);
+    d->ownBreaker = new CircuitBreaker(this);
+    d->ownBudget = new RetryBudget(this);
+    d->breaker = d->ownBreaker;
+    d->budget = d->ownBudget;
     setReachability(nullptr);
+}
+
+CircuitBreaker *RetryingNetworkAccessManager::circuitBreaker() const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->breaker ? d->breaker.data() : d->ownBreaker;
+}
+
+void RetryingNetworkAccessManager::setCircuitBreaker(CircuitBreaker *breaker)
+{
+    Q_D(RetryingNetworkAccessManager);
+    d->breaker = breaker ? breaker : d->ownBreaker;
+}
+
+RetryBudget *RetryingNetworkAccessManager::retryBudget() const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->budget ? d->budget.data() : d->ownBudget;
+}
+
+void RetryingNetworkAccessManager::setRetryBudget(RetryBudget *budget)
+{
+    Q_D(RetryingNetworkAccessManager);
+    d->budget = budget ? budget : d->ownBudget;
 }
 
 RetryingNetworkAccessManager::~RetryingNetworkAccessManager()
@@ -57,6 +87,12 @@ void RetryingNetworkAccessManager::setReachability(Reachability *reachability)
     d->reachability = reachability ? reachability : d->ownReachability;
     connect(d->reachability, &Reachability::simulatedOfflineChanged, this,
             &RetryingNetworkAccessManager::simulatedOfflineChanged);
+    // A probe that got through is as good as the breaker's own: end the break now.
+    connect(d->reachability, &Reachability::originReachabilityChanged, this,
+            [d](const QString &origin, bool reachable) {
+                if (reachable && d->breaker)
+                    d->breaker->endBreak(QUrl(origin));
+            });
     if (wasOffline != d->reachability->isSimulatedOffline())
         Q_EMIT simulatedOfflineChanged(d->reachability->isSimulatedOffline());
 }

@@ -1,7 +1,9 @@
 #ifndef KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 #define KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 
+#include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
+#include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QPointer>
@@ -23,6 +25,10 @@ public:
     RetryStatistics statistics;
     Reachability *ownReachability = nullptr;
     QPointer<Reachability> reachability;
+    CircuitBreaker *ownBreaker = nullptr;
+    QPointer<CircuitBreaker> breaker;
+    RetryBudget *ownBudget = nullptr;
+    QPointer<RetryBudget> budget;
     Q_DECLARE_PUBLIC(RetryingNetworkAccessManager)
 };
 

@@ -1,5 +1,7 @@
+#include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retryafter.h>
+#include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingreply.h>
 
 #include "logging_p.h"
@@ -73,6 +75,8 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManager *manager,
     Q_D(RetryingReply);
     d->manager = manager;
     d->reachability = manager->reachability();
+    d->breaker = manager->circuitBreaker();
+    d->budget = manager->retryBudget();
     d->operation = op;
     d->request = request;
     d->method = methodOf(op, request);
@@ -137,6 +141,8 @@ RetryingReply::~RetryingReply()
     d->deadlineTimer.stop();
     d->offlineTimer.stop();
     d->staggerTimer.stop();
+    if (d->holdsProbe && d->breaker)
+        d->breaker->releaseProbe(d->request.url());
     // Deleting a running attempt cancels it; nothing of it may reach us any more.
     for (QNetworkReply *attempt : { d->current, d->held, d->lastAttempt }) {
         if (attempt) {
@@ -185,30 +191,50 @@ void RetryingReplyPrivate::setWaiting(bool value)
     Q_EMIT q->waitingToRetryChanged(value);
 }
 
-void RetryingReplyPrivate::park()
+void RetryingReplyPrivate::park(ParkReason reason)
 {
     Q_Q(RetryingReply);
-    if (parked)
-        return;
+    if (parked) {
+        if (reason == parkReason)
+            return;
+        unpark(); // the reason changed: say so
+    }
     parked = true;
+    parkReason = reason;
     qCInfo(lcNetwork).nospace() << method << ' ' << loggableUrl(request.url())
-                                << " waits for connectivity";
+                                << (reason == ParkReason::Connectivity
+                                        ? " waits for connectivity"
+                                        : " waits behind the open circuit breaker");
     const auto check = [this] { checkParked(); };
     parkConnections[0] = QObject::connect(reachability, &Reachability::stateChanged, q, check);
     parkConnections[1] =
         QObject::connect(reachability, &Reachability::originReachabilityChanged, q, check);
     parkConnections[2] =
         QObject::connect(reachability, &Reachability::simulatedOfflineChanged, q, check);
-    Q_EMIT q->waitingForConnectivityChanged(true);
-    if (!done && manager)
-        Q_EMIT manager->waitingForConnectivity(q, true);
+    if (breaker) {
+        parkConnections[3] = QObject::connect(breaker, &CircuitBreaker::stateChanged, q, check);
+        parkConnections[4] = QObject::connect(breaker, &CircuitBreaker::probeSlotFreed, q, check);
+    }
+    if (reason == ParkReason::Connectivity) {
+        Q_EMIT q->waitingForConnectivityChanged(true);
+        if (!done && manager)
+            Q_EMIT manager->waitingForConnectivity(q, true);
+    } else {
+        setWaiting(true);
+    }
+}
+
+bool RetryingReplyPrivate::mayGo() const
+{
+    if (policy.waitForConnectivity && reachability && !reachability->isReachable(request.url()))
+        return false;
+    return !breaker || breaker->state(request.url()) != CircuitBreaker::Open;
 }
 
 void RetryingReplyPrivate::checkParked()
 {
     Q_Q(RetryingReply);
-    if (!parked || done || staggerTimer.isActive() || !reachability ||
-        !reachability->isReachable(request.url()))
+    if (!parked || done || staggerTimer.isActive() || !mayGo())
         return;
     // Reachable again: go now, give or take a small random stagger so that many waiting
     // requests do not reach the server in the same instant.
@@ -227,9 +253,13 @@ void RetryingReplyPrivate::unpark()
     parked = false;
     for (QMetaObject::Connection &c : parkConnections)
         QObject::disconnect(c);
-    Q_EMIT q->waitingForConnectivityChanged(false);
-    if (!done && manager)
-        Q_EMIT manager->waitingForConnectivity(q, false);
+    if (parkReason == ParkReason::Connectivity) {
+        Q_EMIT q->waitingForConnectivityChanged(false);
+        if (!done && manager)
+            Q_EMIT manager->waitingForConnectivity(q, false);
+    } else {
+        setWaiting(false);
+    }
 }
 
 void RetryingReplyPrivate::startAttempt()
@@ -241,8 +271,41 @@ void RetryingReplyPrivate::startAttempt()
 
     // While the request cannot succeed, it waits: no attempt is made, none is spent.
     if (policy.waitForConnectivity && reachability && !reachability->isReachable(request.url())) {
-        park();
+        park(ParkReason::Connectivity);
         return;
+    }
+    // A retry of a server fault needs the retry budget's consent; refused, it waits.
+    if (pendingServerRetry && budget && !budget->tryRetry(request.url())) {
+        unpark();
+        retryTimer.start(int(std::clamp<qint64>(budget->msUntilRetry(request.url()), 1, INT_MAX)),
+                         Qt::PreciseTimer, q);
+        setWaiting(true);
+        return;
+    }
+    pendingServerRetry = false;
+    if (breaker) {
+        switch (breaker->tryAcquire(request.url())) {
+        case CircuitBreaker::Allowed:
+            break;
+        case CircuitBreaker::Probe:
+            holdsProbe = true;
+            break;
+        case CircuitBreaker::Denied:
+            if (policy.waitForConnectivity) {
+                park(ParkReason::Breaker);
+            } else {
+                Outcome outcome;
+                outcome.error = QNetworkReply::ServiceUnavailableError;
+                outcome.errorString =
+                    RetryingReply::tr("The circuit breaker for %1 is open after repeated "
+                                      "failures; it lets a request through again in %2 ms")
+                        .arg(Reachability::originOf(request.url()))
+                        .arg(breaker->msUntilProbe(request.url()));
+                unpark();
+                finish(outcome, false, QString());
+            }
+            return;
+        }
     }
     unpark();
 
@@ -348,6 +411,10 @@ void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
         return;
     if (reply == source)
         source = nullptr;
+    if (reply == current && holdsProbe && breaker) {
+        holdsProbe = false; // gone without an outcome: the breaker's probe slot is free
+        breaker->releaseProbe(request.url());
+    }
     QObject::disconnect(reply, nullptr, q, nullptr);
     QObject::disconnect(q, nullptr, reply, nullptr);
     if (!reply->isFinished()) {
@@ -597,11 +664,29 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
 {
     FaultClass fault = policy.classify(outcome.error, outcome.httpStatus);
     // What this attempt learnt about its origin serves every request to it.
-    if (reachability && current) {
-        if (outcome.httpStatus > 0)
-            reachability->reportSuccess(request.url());
-        else if (fault == FaultClass::Connectivity && policy.waitForConnectivity)
-            reachability->reportFailure(request.url());
+    if (current) {
+        const QUrl url = request.url();
+        if (reachability) {
+            if (outcome.httpStatus > 0)
+                reachability->reportSuccess(url);
+            else if (fault == FaultClass::Connectivity && policy.waitForConnectivity)
+                reachability->reportFailure(url);
+        }
+        if (breaker) {
+            const bool probe = std::exchange(holdsProbe, false);
+            if (fault == FaultClass::Connectivity || fault == FaultClass::Server)
+                breaker->recordFailure(url, probe);
+            else if (outcome.httpStatus > 0 || fault == FaultClass::None)
+                breaker->recordSuccess(url, probe); // the server answered: 4xx do not count
+            else if (probe)
+                breaker->releaseProbe(url);
+        }
+        if (budget) {
+            if (fault == FaultClass::Server)
+                budget->recordFailure(url);
+            else if (outcome.httpStatus > 0)
+                budget->recordSuccess(url);
+        }
     }
     if (fault == FaultClass::None) {
         finish(outcome, false, QString());
@@ -647,10 +732,12 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         finish(outcome, true, reason);
         return;
     }
-    if (limitClass == FaultClass::Connectivity)
+    if (limitClass == FaultClass::Connectivity) {
         ++connectivityFaultAttempts;
-    else
+    } else {
         ++serverFaultAttempts;
+        pendingServerRetry = true;
+    }
     scheduleRetry(context);
 }
 

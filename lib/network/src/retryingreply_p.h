@@ -1,7 +1,9 @@
 #ifndef KEEPTRYING_RETRYINGREPLY_P_H
 #define KEEPTRYING_RETRYINGREPLY_P_H
 
+#include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
+#include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -29,9 +31,11 @@ public:
     explicit RetryingReplyPrivate(RetryingReply *q) : q_ptr(q) { }
 
     void startAttempt();
-    void park();
+    enum class ParkReason { Connectivity, Breaker };
+    void park(ParkReason reason);
     void unpark();
     void checkParked();
+    bool mayGo() const;
     void onMetaDataChanged();
     void onReadyRead();
     void onFinished();
@@ -87,8 +91,13 @@ public:
     QBasicTimer offlineTimer;
     QBasicTimer staggerTimer;
     QPointer<Reachability> reachability;
+    QPointer<CircuitBreaker> breaker;
+    QPointer<RetryBudget> budget;
     bool parked = false;
-    QMetaObject::Connection parkConnections[3];
+    ParkReason parkReason = ParkReason::Connectivity;
+    QMetaObject::Connection parkConnections[5];
+    bool holdsProbe = false; // this attempt is the breaker's half-open probe
+    bool pendingServerRetry = false; // the next attempt retries a server fault
     bool deadlineReached = false;
     bool done = false;
     bool waiting = false;

@@ -11,7 +11,9 @@
 
 namespace KeepTrying {
 
+class CircuitBreaker;
 class Reachability;
+class RetryBudget;
 class RetryingNetworkAccessManagerPrivate;
 
 /*!
@@ -76,6 +78,16 @@ public:
     /*! Shares \a reachability with other managers (not owned; nullptr restores the
         manager's own). Requests already waiting keep the one they started with. */
     void setReachability(Reachability *reachability);
+
+    /*! The per-origin circuit breaker attempts consult; the manager makes its own (switch
+        it off with CircuitBreaker::Settings::enabled). Never null. */
+    CircuitBreaker *circuitBreaker() const;
+    /*! Shares \a breaker with other managers (not owned; nullptr restores the own one). */
+    void setCircuitBreaker(CircuitBreaker *breaker);
+    /*! The retry budget retries of server faults consult; the manager makes its own. */
+    RetryBudget *retryBudget() const;
+    /*! Shares \a budget with other managers (not owned; nullptr restores the own one). */
+    void setRetryBudget(RetryBudget *budget);
 
     /*! True while the manager pretends to be offline (reachability()->isSimulatedOffline()):
         requests wait for connectivity without touching the network, or, when they may not

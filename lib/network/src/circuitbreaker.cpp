@@ -1,0 +1,281 @@
+#include <KeepTrying/circuitbreaker.h>
+#include <KeepTrying/reachability.h>
+
+#include "circuitbreaker_p.h"
+#include "logging_p.h"
+
+#include <QtCore/QElapsedTimer>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+namespace KeepTrying {
+
+CircuitBreaker::CircuitBreaker(QObject *parent)
+    : QObject(parent), d_ptr(new CircuitBreakerPrivate(this))
+{
+    Q_D(CircuitBreaker);
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    d->clock = [timer] { return timer->elapsed(); };
+}
+
+CircuitBreaker::~CircuitBreaker() = default;
+
+CircuitBreaker::Settings CircuitBreaker::settings() const
+{
+    Q_D(const CircuitBreaker);
+    return d->defaults;
+}
+
+void CircuitBreaker::setSettings(const Settings &settings)
+{
+    Q_D(CircuitBreaker);
+    d->defaults = settings;
+}
+
+void CircuitBreaker::setSettings(const QUrl &url, const Settings &settings)
+{
+    Q_D(CircuitBreaker);
+    d->perOrigin.insert(Reachability::originOf(url), settings);
+}
+
+void CircuitBreaker::setClock(std::function<qint64()> nowMs)
+{
+    Q_D(CircuitBreaker);
+    if (nowMs)
+        d->clock = std::move(nowMs);
+}
+
+const CircuitBreaker::Settings &CircuitBreakerPrivate::settingsFor(const QString &key) const
+{
+    const auto it = perOrigin.constFind(key);
+    return it != perOrigin.constEnd() ? *it : defaults;
+}
+
+CircuitBreakerPrivate::Origin &CircuitBreakerPrivate::origin(const QString &key)
+{
+    Q_Q(CircuitBreaker);
+    auto &slot = origins[key];
+    if (!slot) {
+        slot = std::make_shared<Origin>();
+        slot->key = key;
+        slot->halfOpenTimer.setSingleShot(true);
+        Origin *o = slot.get();
+        QObject::connect(&o->halfOpenTimer, &QTimer::timeout, q, [this, o] { advance(*o); });
+    }
+    return *slot;
+}
+
+const CircuitBreakerPrivate::Origin *CircuitBreakerPrivate::find(const QString &key) const
+{
+    const auto it = origins.constFind(key);
+    return it != origins.constEnd() ? it->get() : nullptr;
+}
+
+CircuitBreaker::State CircuitBreakerPrivate::effectiveState(const Origin &o) const
+{
+    if (o.state == CircuitBreaker::Open && now() >= o.openUntil)
+        return CircuitBreaker::HalfOpen;
+    return o.state;
+}
+
+void CircuitBreakerPrivate::advance(Origin &o)
+{
+    Q_Q(CircuitBreaker);
+    if (o.state != CircuitBreaker::Open)
+        return;
+    if (now() < o.openUntil) {
+        // The timer ran ahead of an injected clock: look again when the clock says so.
+        o.halfOpenTimer.start(int(std::min<qint64>(o.openUntil - now(), INT_MAX)));
+        return;
+    }
+    o.state = CircuitBreaker::HalfOpen;
+    o.probes = 0;
+    qCInfo(lcBreaker) << o.key << "half-open: letting a probe through";
+    Q_EMIT q->stateChanged(o.key, CircuitBreaker::HalfOpen);
+}
+
+void CircuitBreakerPrivate::prune(Origin &o, const CircuitBreaker::Settings &s)
+{
+    const qint64 oldest = now() - std::max<qint64>(0, s.windowMs);
+    while (!o.window.empty() && o.window.front().first < oldest) {
+        o.failuresInWindow -= o.window.front().second ? 1 : 0;
+        o.window.pop_front();
+    }
+}
+
+void CircuitBreakerPrivate::open(Origin &o)
+{
+    Q_Q(CircuitBreaker);
+    const CircuitBreaker::Settings &s = settingsFor(o.key);
+    ++o.trips;
+    const double growth = std::isfinite(s.breakGrowth) ? std::max(1.0, s.breakGrowth) : 1.0;
+    const double cap = double(std::max<qint64>(0, s.maxBreakDurationMs));
+    double duration = double(std::max<qint64>(0, s.breakDurationMs));
+    for (int i = 1; i < o.trips && duration < cap; ++i)
+        duration *= growth;
+    const qint64 ms = qint64(std::min(duration, cap));
+    o.state = CircuitBreaker::Open;
+    o.openUntil = now() + ms;
+    o.probes = 0;
+    o.window.clear();
+    o.failuresInWindow = 0;
+    o.consecutiveFailures = 0;
+    o.halfOpenTimer.start(int(std::min<qint64>(ms, INT_MAX)));
+    qCWarning(lcBreaker).nospace() << o.key << " open for " << ms << " ms (trip " << o.trips << ")";
+    Q_EMIT q->stateChanged(o.key, CircuitBreaker::Open);
+}
+
+void CircuitBreakerPrivate::close(Origin &o)
+{
+    Q_Q(CircuitBreaker);
+    o.state = CircuitBreaker::Closed;
+    o.trips = 0;
+    o.probes = 0;
+    o.window.clear();
+    o.failuresInWindow = 0;
+    o.consecutiveFailures = 0;
+    o.halfOpenTimer.stop();
+    qCInfo(lcBreaker) << o.key << "closed";
+    Q_EMIT q->stateChanged(o.key, CircuitBreaker::Closed);
+}
+
+CircuitBreaker::State CircuitBreaker::state(const QUrl &url) const
+{
+    Q_D(const CircuitBreaker);
+    const auto *o = d->find(Reachability::originOf(url));
+    return o ? d->effectiveState(*o) : Closed;
+}
+
+CircuitBreaker::OriginStatus CircuitBreaker::status(const QUrl &url) const
+{
+    Q_D(const CircuitBreaker);
+    OriginStatus status;
+    const auto *o = d->find(Reachability::originOf(url));
+    if (!o)
+        return status;
+    status.state = d->effectiveState(*o);
+    const qint64 oldest = d->now() - std::max<qint64>(0, d->settingsFor(o->key).windowMs);
+    for (const auto &event : o->window) {
+        if (event.first >= oldest) {
+            ++status.callsInWindow;
+            status.failuresInWindow += event.second ? 1 : 0;
+        }
+    }
+    status.consecutiveFailures = o->consecutiveFailures;
+    status.trips = o->trips;
+    status.openForMs = status.state == Open ? o->openUntil - d->now() : 0;
+    status.probesInFlight = o->probes;
+    return status;
+}
+
+qint64 CircuitBreaker::msUntilProbe(const QUrl &url) const
+{
+    Q_D(const CircuitBreaker);
+    const auto *o = d->find(Reachability::originOf(url));
+    if (!o || d->effectiveState(*o) != Open)
+        return 0;
+    return std::max<qint64>(0, o->openUntil - d->now());
+}
+
+CircuitBreaker::Permission CircuitBreaker::tryAcquire(const QUrl &url)
+{
+    Q_D(CircuitBreaker);
+    const QString key = Reachability::originOf(url);
+    const Settings &s = d->settingsFor(key);
+    if (!s.enabled)
+        return Allowed;
+    auto &o = d->origin(key);
+    d->advance(o);
+    switch (o.state) {
+    case Closed:
+        return Allowed;
+    case Open:
+        return Denied;
+    case HalfOpen:
+        if (o.probes < std::max(1, s.halfOpenProbes)) {
+            ++o.probes;
+            return Probe;
+        }
+        return Denied;
+    }
+    return Denied;
+}
+
+void CircuitBreaker::recordSuccess(const QUrl &url, bool wasProbe)
+{
+    Q_D(CircuitBreaker);
+    const QString key = Reachability::originOf(url);
+    const Settings &s = d->settingsFor(key);
+    if (!s.enabled)
+        return;
+    auto &o = d->origin(key);
+    d->advance(o);
+    if (o.state == HalfOpen) {
+        if (wasProbe)
+            d->close(o);
+        return;
+    }
+    if (o.state != Closed)
+        return; // an answer to a request sent before the breaker opened
+    o.consecutiveFailures = 0;
+    o.window.emplace_back(d->now(), false);
+    d->prune(o, s);
+}
+
+void CircuitBreaker::recordFailure(const QUrl &url, bool wasProbe)
+{
+    Q_D(CircuitBreaker);
+    const QString key = Reachability::originOf(url);
+    const Settings &s = d->settingsFor(key);
+    if (!s.enabled)
+        return;
+    auto &o = d->origin(key);
+    d->advance(o);
+    if (o.state == HalfOpen) {
+        if (wasProbe)
+            d->open(o);
+        return;
+    }
+    if (o.state != Closed)
+        return;
+    ++o.consecutiveFailures;
+    o.window.emplace_back(d->now(), true);
+    ++o.failuresInWindow;
+    d->prune(o, s);
+    const int calls = int(o.window.size());
+    const bool ratioReached = calls >= std::max(1, s.minimumCalls) &&
+        double(o.failuresInWindow) >= s.failureRatio * double(calls);
+    const bool streakReached =
+        s.consecutiveFailures > 0 && o.consecutiveFailures >= s.consecutiveFailures;
+    if (ratioReached || streakReached)
+        d->open(o);
+}
+
+void CircuitBreaker::releaseProbe(const QUrl &url)
+{
+    Q_D(CircuitBreaker);
+    const QString key = Reachability::originOf(url);
+    auto &o = d->origin(key);
+    if (o.state == HalfOpen && o.probes > 0) {
+        --o.probes;
+        Q_EMIT probeSlotFreed(key);
+    }
+}
+
+void CircuitBreaker::endBreak(const QUrl &url)
+{
+    Q_D(CircuitBreaker);
+    const QString key = Reachability::originOf(url);
+    if (!d->find(key))
+        return;
+    auto &o = d->origin(key);
+    if (o.state != Open)
+        return;
+    o.openUntil = std::min(o.openUntil, d->now());
+    d->advance(o);
+}
+
+} // namespace KeepTrying

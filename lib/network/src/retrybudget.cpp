@@ -1,0 +1,145 @@
+#include <KeepTrying/reachability.h>
+#include <KeepTrying/retrybudget.h>
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QHash>
+
+#include <algorithm>
+#include <cmath>
+
+namespace KeepTrying {
+
+class RetryBudgetPrivate
+{
+public:
+    struct Bucket
+    {
+        double tokens = 0;
+        double floorTokens = 0;
+        qint64 floorUpdated = 0;
+    };
+
+    Bucket &bucket(const QString &key)
+    {
+        auto it = buckets.find(key);
+        if (it == buckets.end()) {
+            Bucket b;
+            b.tokens = std::max(0.0, settings.maxTokens);
+            b.floorTokens = floorCapacity();
+            b.floorUpdated = clock();
+            it = buckets.insert(key, b);
+        }
+        return *it;
+    }
+    // The floor refills continuously; it holds at most one second's worth (and one retry).
+    double floorCapacity() const { return std::max(1.0, settings.minRetriesPerSecond); }
+    double floorNow(const Bucket &b) const
+    {
+        if (!(settings.minRetriesPerSecond > 0))
+            return 0;
+        const double refill =
+            double(clock() - b.floorUpdated) / 1000.0 * settings.minRetriesPerSecond;
+        return std::min(floorCapacity(), b.floorTokens + refill);
+    }
+
+    RetryBudget::Settings settings;
+    std::function<qint64()> clock;
+    QHash<QString, Bucket> buckets;
+};
+
+RetryBudget::RetryBudget(QObject *parent) : QObject(parent), d_ptr(new RetryBudgetPrivate)
+{
+    Q_D(RetryBudget);
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    d->clock = [timer] { return timer->elapsed(); };
+}
+
+RetryBudget::~RetryBudget() = default;
+
+RetryBudget::Settings RetryBudget::settings() const
+{
+    Q_D(const RetryBudget);
+    return d->settings;
+}
+
+void RetryBudget::setSettings(const Settings &settings)
+{
+    Q_D(RetryBudget);
+    d->settings = settings;
+    if (!(d->settings.maxTokens > 0))
+        d->settings.maxTokens = 1;
+    if (!std::isfinite(d->settings.tokenRatio) || d->settings.tokenRatio < 0)
+        d->settings.tokenRatio = 0;
+    if (!std::isfinite(d->settings.minRetriesPerSecond) || d->settings.minRetriesPerSecond < 0)
+        d->settings.minRetriesPerSecond = 0;
+    d->buckets.clear();
+}
+
+void RetryBudget::setClock(std::function<qint64()> nowMs)
+{
+    Q_D(RetryBudget);
+    if (nowMs)
+        d->clock = std::move(nowMs);
+}
+
+void RetryBudget::recordSuccess(const QUrl &url)
+{
+    Q_D(RetryBudget);
+    if (!d->settings.enabled)
+        return;
+    auto &b = d->bucket(Reachability::originOf(url));
+    b.tokens = std::min(d->settings.maxTokens, b.tokens + d->settings.tokenRatio);
+}
+
+void RetryBudget::recordFailure(const QUrl &url)
+{
+    Q_D(RetryBudget);
+    if (!d->settings.enabled)
+        return;
+    auto &b = d->bucket(Reachability::originOf(url));
+    b.tokens = std::max(0.0, b.tokens - 1);
+}
+
+bool RetryBudget::tryRetry(const QUrl &url)
+{
+    Q_D(RetryBudget);
+    if (!d->settings.enabled)
+        return true;
+    auto &b = d->bucket(Reachability::originOf(url));
+    if (b.tokens > d->settings.maxTokens / 2)
+        return true;
+    const double floor = d->floorNow(b);
+    b.floorTokens = floor;
+    b.floorUpdated = d->clock();
+    if (floor >= 1) {
+        b.floorTokens -= 1;
+        return true;
+    }
+    return false;
+}
+
+qint64 RetryBudget::msUntilRetry(const QUrl &url) const
+{
+    Q_D(const RetryBudget);
+    if (!d->settings.enabled)
+        return 0;
+    const auto it = d->buckets.constFind(Reachability::originOf(url));
+    if (it == d->buckets.constEnd() || it->tokens > d->settings.maxTokens / 2)
+        return 0;
+    if (!(d->settings.minRetriesPerSecond > 0))
+        return 1000; // only successes of other requests can reopen it: look again later
+    const double missing = 1 - d->floorNow(*it);
+    if (missing <= 0)
+        return 0;
+    return qint64(std::ceil(missing / d->settings.minRetriesPerSecond * 1000));
+}
+
+double RetryBudget::tokens(const QUrl &url) const
+{
+    Q_D(const RetryBudget);
+    const auto it = d->buckets.constFind(Reachability::originOf(url));
+    return it == d->buckets.constEnd() ? d->settings.maxTokens : it->tokens;
+}
+
+} // namespace KeepTrying
