@@ -302,7 +302,10 @@ void RetryingReplyPrivate::startAttempt()
                         .arg(Reachability::originOf(request.url()))
                         .arg(breaker->msUntilProbe(request.url()));
                 unpark();
-                finish(outcome, false, QString());
+                // Never finish on the caller's stack: the first attempt starts inside get().
+                QMetaObject::invokeMethod(
+                    q, [this, outcome] { finish(outcome, false, QString()); },
+                    Qt::QueuedConnection);
             }
             return;
         }
@@ -592,6 +595,10 @@ void RetryingReply::setReadBufferSize(qint64 size)
 
 void RetryingReplyPrivate::onSimulatedOfflineAttempt()
 {
+    if (holdsProbe && breaker) {
+        holdsProbe = false; // nothing was sent: the probe slot goes back
+        breaker->releaseProbe(request.url());
+    }
     Outcome outcome;
     outcome.error = QNetworkReply::TemporaryNetworkFailureError;
     outcome.errorString = RetryingReply::tr("The network is offline (simulated)");
