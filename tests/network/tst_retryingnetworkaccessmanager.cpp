@@ -57,6 +57,19 @@ using Headers = QList<QPair<QByteArray, QByteArray>>;
 
 } // namespace
 
+// Deletes its target when told, whichever signal tells it.
+class Deleter : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Deleter(QObject *target) : m_target(target) { }
+public Q_SLOTS:
+    void deleteTarget() { delete m_target.data(); }
+
+private:
+    QPointer<QObject> m_target;
+};
+
 // Aborts whichever reply sent the signal it is connected to.
 class Aborter : public QObject
 {
@@ -117,6 +130,12 @@ private Q_SLOTS:
     void abortIsSynchronousLikeQt_data();
     void abortIsSynchronousLikeQt();
     void managerDeletedWithRepliesInFlight();
+    void autoDeleteReplies_data();
+    void autoDeleteReplies();
+    void deleteInsideSignals_data();
+    void deleteInsideSignals();
+    void smallReadBufferWithHeldErrorBody();
+    void noMetaDataForFailedConnections();
     void abortFromInsideSignals_data();
     void abortFromInsideSignals();
     void deleteLaterInsideFinished();
@@ -1292,6 +1311,115 @@ void tst_RetryingNetworkAccessManager::logsHoldNoCredentials()
     const QString all = capturedLog.join(QLatin1Char('\n'));
     QVERIFY2(all.contains(QLatin1String("/private")), qPrintable(all)); // it did log
     QVERIFY(!all.contains(QLatin1String("secret")));
+}
+
+void tst_RetryingNetworkAccessManager::autoDeleteReplies_data()
+{
+    abortIsSynchronousLikeQt_data();
+}
+
+void tst_RetryingNetworkAccessManager::autoDeleteReplies()
+{
+    QFETCH(bool, retrying);
+    TestServer server;
+    QVERIFY(server.listen());
+    std::unique_ptr<QNetworkAccessManager> manager(retrying ? new RetryingNetworkAccessManager
+                                                            : new QNetworkAccessManager);
+    manager->setAutoDeleteReplies(true);
+    QPointer<QNetworkReply> reply = manager->get(QNetworkRequest(server.url()));
+    QTRY_VERIFY_WITH_TIMEOUT(reply.isNull(), 5000);
+}
+
+void tst_RetryingNetworkAccessManager::deleteInsideSignals_data()
+{
+    QTest::addColumn<QByteArray>("signal");
+    QTest::addColumn<bool>("deleteManager");
+    const char *signals[] = { SIGNAL(attemptStarted(int)),
+                              SIGNAL(retryScheduled(int, qint64, QString)),
+                              SIGNAL(waitingToRetryChanged(bool)),
+                              SIGNAL(gaveUp(QString)),
+                              SIGNAL(errorOccurred(QNetworkReply::NetworkError)),
+                              SIGNAL(metaDataChanged()),
+                              SIGNAL(readyRead()),
+                              SIGNAL(finished()) };
+    for (const char *signal : signals) {
+        for (bool deleteManager : { false, true }) {
+            QTest::addRow("%s, delete %s", signal + 1, deleteManager ? "manager" : "reply")
+                << QByteArray(signal) << deleteManager;
+        }
+    }
+}
+
+// Deleting the reply, or its manager, from a slot of any of its signals is safe (run under
+// ASan to see it), and nothing more is sent afterwards.
+void tst_RetryingNetworkAccessManager::deleteInsideSignals()
+{
+    QFETCH(QByteArray, signal);
+    QFETCH(bool, deleteManager);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index < 2 ? TestServer::respond(503, "busy") : TestServer::respond(200, "body");
+    });
+    auto *manager = new RetryingNetworkAccessManager;
+    RetryPolicy policy = fastPolicy();
+    policy.maxAttempts = 2; // two 503s: gaveUp and errorOccurred happen too
+    manager->setRetryPolicy(policy);
+    QPointer<QNetworkReply> reply = manager->get(QNetworkRequest(server.url()));
+    QPointer<RetryingNetworkAccessManager> guard(manager);
+    Deleter deleter(deleteManager ? static_cast<QObject *>(manager) : reply.data());
+    QVERIFY(QObject::connect(reply, signal.constData(), &deleter, SLOT(deleteTarget())));
+    QTRY_VERIFY_WITH_TIMEOUT(reply.isNull(), 5000);
+    const int seen = server.requestCount();
+    QTest::qWait(60);
+    QCOMPARE(server.requestCount(), seen);
+    delete guard.data();
+}
+
+// A 503 with a body larger than the read buffer is held until it ends; it must not stall.
+void tst_RetryingNetworkAccessManager::smallReadBufferWithHeldErrorBody()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::respond(503, QByteArray(200000, 'e'))
+                          : TestServer::respond(200, "fine");
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    reply->setReadBufferSize(4096);
+    QCOMPARE(waitForBody(reply.get()), QByteArray("fine"));
+
+    // And when the held 503 is the final answer, its whole body reaches the caller.
+    server.setHandler([](const TestServer::Request &, int) {
+        return TestServer::respond(503, QByteArray(200000, 'e'));
+    });
+    RetryPolicy once = fastPolicy();
+    once.maxAttempts = 2;
+    manager.setRetryPolicy(once);
+    std::unique_ptr<QNetworkReply> failing(manager.get(QNetworkRequest(server.url())));
+    failing->setReadBufferSize(4096);
+    QCOMPARE(waitForBody(failing.get()), QByteArray(200000, 'e'));
+    QCOMPARE(failing->error(), QNetworkReply::ServiceUnavailableError);
+}
+
+void tst_RetryingNetworkAccessManager::noMetaDataForFailedConnections()
+{
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.maxConnectivityAttempts = 3;
+    policy.waitForConnectivity = false;
+    manager.setRetryPolicy(policy);
+    QUrl url(QStringLiteral("http://127.0.0.1/"));
+    url.setPort(closedPort());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(url)));
+    QSignalSpy metaData(reply.get(), &QNetworkReply::metaDataChanged);
+    QSignalSpy readyRead(reply.get(), &QNetworkReply::readyRead);
+    waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::ConnectionRefusedError);
+    QCOMPARE(metaData.size(), 0); // as Qt's own reply: no response, no metadata
+    QCOMPARE(readyRead.size(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_RetryingNetworkAccessManager)

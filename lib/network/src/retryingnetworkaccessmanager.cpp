@@ -130,7 +130,13 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
     if (wait.isValid())
         policy.waitForConnectivity = wait.toBool();
     ++d->statistics.requests;
-    return new RetryingReply(this, op, request, outgoingData, policy);
+    // Qt's own createRequest() turns autoDeleteReplies() into this attribute, and get()
+    // and friends read it from the reply we return: do the same for the outer reply.
+    QNetworkRequest outer = request;
+    if (autoDeleteReplies() &&
+        !outer.attribute(QNetworkRequest::AutoDeleteReplyOnFinishAttribute).isValid())
+        outer.setAttribute(QNetworkRequest::AutoDeleteReplyOnFinishAttribute, true);
+    return new RetryingReply(this, op, outer, outgoingData, policy);
 }
 
 } // namespace KeepTrying

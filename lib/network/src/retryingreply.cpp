@@ -118,8 +118,8 @@ void RetryingReply::timerEvent(QTimerEvent *event)
     const int id = event->timerId();
     if (id == d->retryTimer.timerId()) {
         d->retryTimer.stop();
-        d->setWaiting(false);
-        d->startAttempt();
+        if (d->setWaiting(false))
+            d->startAttempt();
     } else if (id == d->deadlineTimer.timerId()) {
         d->deadlineTimer.stop();
         d->onDeadline();
@@ -182,22 +182,25 @@ QByteArray RetryingReply::idempotencyKey() const
     return d->idempotencyKey;
 }
 
-void RetryingReplyPrivate::setWaiting(bool value)
+bool RetryingReplyPrivate::setWaiting(bool value)
 {
     Q_Q(RetryingReply);
     if (waiting == value)
-        return;
+        return true;
     waiting = value;
+    const QPointer<RetryingReply> alive(q);
     Q_EMIT q->waitingToRetryChanged(value);
+    return alive;
 }
 
-void RetryingReplyPrivate::park(ParkReason reason)
+bool RetryingReplyPrivate::park(ParkReason reason)
 {
     Q_Q(RetryingReply);
     if (parked) {
         if (reason == parkReason)
-            return;
-        unpark(); // the reason changed: say so
+            return true;
+        if (!unpark()) // the reason changed: say so
+            return false;
     }
     parked = true;
     parkReason = reason;
@@ -215,13 +218,13 @@ void RetryingReplyPrivate::park(ParkReason reason)
         parkConnections[3] = QObject::connect(breaker, &CircuitBreaker::stateChanged, q, check);
         parkConnections[4] = QObject::connect(breaker, &CircuitBreaker::probeSlotFreed, q, check);
     }
-    if (reason == ParkReason::Connectivity) {
-        Q_EMIT q->waitingForConnectivityChanged(true);
-        if (!done && manager)
-            Q_EMIT manager->waitingForConnectivity(q, true);
-    } else {
-        setWaiting(true);
-    }
+    if (reason == ParkReason::Breaker)
+        return setWaiting(true);
+    const QPointer<RetryingReply> alive(q);
+    Q_EMIT q->waitingForConnectivityChanged(true);
+    if (alive && manager)
+        Q_EMIT manager->waitingForConnectivity(q, true);
+    return alive;
 }
 
 bool RetryingReplyPrivate::mayGo() const
@@ -244,22 +247,22 @@ void RetryingReplyPrivate::checkParked()
     staggerTimer.start(delay, Qt::PreciseTimer, q);
 }
 
-void RetryingReplyPrivate::unpark()
+bool RetryingReplyPrivate::unpark()
 {
     Q_Q(RetryingReply);
     staggerTimer.stop();
     if (!parked)
-        return;
+        return true;
     parked = false;
     for (QMetaObject::Connection &c : parkConnections)
         QObject::disconnect(c);
-    if (parkReason == ParkReason::Connectivity) {
-        Q_EMIT q->waitingForConnectivityChanged(false);
-        if (!done && manager)
-            Q_EMIT manager->waitingForConnectivity(q, false);
-    } else {
-        setWaiting(false);
-    }
+    if (parkReason == ParkReason::Breaker)
+        return setWaiting(false);
+    const QPointer<RetryingReply> alive(q);
+    Q_EMIT q->waitingForConnectivityChanged(false);
+    if (alive && manager)
+        Q_EMIT manager->waitingForConnectivity(q, false);
+    return alive;
 }
 
 void RetryingReplyPrivate::startAttempt()
@@ -276,7 +279,8 @@ void RetryingReplyPrivate::startAttempt()
     }
     // A retry of a server fault needs the retry budget's consent; refused, it waits.
     if (pendingServerRetry && budget && !budget->tryRetry(request.url())) {
-        unpark();
+        if (!unpark())
+            return;
         retryTimer.start(int(std::clamp<qint64>(budget->msUntilRetry(request.url()), 1, INT_MAX)),
                          Qt::PreciseTimer, q);
         setWaiting(true);
@@ -301,7 +305,8 @@ void RetryingReplyPrivate::startAttempt()
                                       "failures; it lets a request through again in %2 ms")
                         .arg(Reachability::originOf(request.url()))
                         .arg(breaker->msUntilProbe(request.url()));
-                unpark();
+                if (!unpark())
+                    return;
                 // Never finish on the caller's stack: the first attempt starts inside get().
                 QMetaObject::invokeMethod(
                     q, [this, outcome] { finish(outcome, false, QString()); },
@@ -310,10 +315,12 @@ void RetryingReplyPrivate::startAttempt()
             return;
         }
     }
-    unpark();
+    if (!unpark())
+        return;
 
     ++attempt;
     mode = Mode::Undecided;
+    heldBody.clear();
     bytesSentThisAttempt = 0;
     abortingCurrent = false;
     attemptOffset = delivered;
@@ -323,12 +330,13 @@ void RetryingReplyPrivate::startAttempt()
         ++m->statistics.attempts;
     qCDebug(lcNetwork).nospace() << "attempt " << attempt << ": " << method << ' '
                                  << loggableUrl(request.url());
+    const QPointer<RetryingReply> alive(q);
     Q_EMIT q->attemptStarted(attempt);
-    if (done)
+    if (!alive || done)
         return;
     if (manager)
         Q_EMIT manager->attemptStarted(q, attempt);
-    if (done || !manager)
+    if (!alive || done || !manager)
         return;
 
     if (reachability && reachability->isSimulatedOffline()) {
@@ -447,7 +455,7 @@ void RetryingReplyPrivate::copyMetaData(QNetworkReply *from)
     }
 }
 
-void RetryingReplyPrivate::forwardMetaData(QNetworkReply *from)
+bool RetryingReplyPrivate::forwardMetaData(QNetworkReply *from)
 {
     Q_Q(RetryingReply);
     copyMetaData(from);
@@ -462,7 +470,9 @@ void RetryingReplyPrivate::forwardMetaData(QNetworkReply *from)
         validator = etag;
     else
         validator = from->rawHeader("Last-Modified").trimmed();
+    const QPointer<RetryingReply> alive(q);
     Q_EMIT q->metaDataChanged();
+    return alive;
 }
 
 bool RetryingReplyPrivate::isResumable() const
@@ -483,6 +493,8 @@ void RetryingReplyPrivate::onMetaDataChanged()
     }
 
     const int status = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status <= 0)
+        return; // Qt announces failed connections too: nothing to decide or forward yet
     const FaultClass fault = policy.classify(QNetworkReply::NoError, status);
     const bool customDecides = policy.shouldRetry && status >= 400;
     if ((fault == FaultClass::Server || customDecides) &&
@@ -519,6 +531,11 @@ void RetryingReplyPrivate::onReadyRead()
     Q_Q(RetryingReply);
     if (mode == Mode::Undecided)
         onMetaDataChanged();
+    if (mode == Mode::Holding && current) {
+        // Drained as it comes, so that a small read buffer size cannot stall the attempt.
+        heldBody += current->readAll();
+        return;
+    }
     if (mode != Mode::Forwarding || !current)
         return;
     source = current;
@@ -773,7 +790,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
         std::min(delay, retryAfter >= 0 ? retryAfterCap : std::max<qint64>(0, policy.maxDelayMs));
 
     const QString reason = describe(context.error, context.httpStatus);
-    if (policy.deadlineMs > 0 && elapsed.elapsed() + delay >= policy.deadlineMs) {
+    if (policy.deadlineMs > 0 && delay >= policy.deadlineMs - elapsed.elapsed()) {
         // Waiting would end past the deadline: stop now rather than sleep to fail.
         Outcome outcome;
         outcome.error = context.error;
@@ -808,9 +825,11 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
                                 << "), retrying in " << delay << " ms";
 
     retryTimer.start(int(std::min<qint64>(delay, INT_MAX)), Qt::PreciseTimer, q);
-    setWaiting(true);
+    const QPointer<RetryingReply> alive(q);
+    if (!setWaiting(true) || done)
+        return;
     Q_EMIT q->retryScheduled(attempt, delay, reason);
-    if (!done && manager)
+    if (alive && !done && manager)
         Q_EMIT manager->retryScheduled(q, attempt, delay, reason);
 }
 
@@ -821,7 +840,8 @@ void RetryingReplyPrivate::onDeadline()
     deadlineReached = true;
     retryTimer.stop();
     offlineTimer.stop();
-    setWaiting(false);
+    if (!setWaiting(false))
+        return;
 
     Outcome outcome;
     outcome.error = QNetworkReply::TimeoutError;
@@ -850,31 +870,38 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     retryTimer.stop();
     deadlineTimer.stop();
     offlineTimer.stop();
-    setWaiting(false);
-    if (parked) {
-        done = false; // let the last waitingForConnectivity signals out
-        unpark();
-        done = true;
-    }
+    // Every signal below may end in a slot that deletes this reply: stop if it does.
+    const QPointer<RetryingReply> alive(q);
+    if (!setWaiting(false) || !unpark())
+        return;
 
     if (current) {
         QObject::disconnect(current, nullptr, q, nullptr);
-        if (!metaDataForwarded || mode == Mode::Holding) {
-            // A held (or never announced) response is the answer after all: hand it over.
-            if (outcome.httpStatus > 0 && delivered == 0) {
-                mode = Mode::Forwarding;
-                forwardMetaData(current);
-            }
+        bool announce = false;
+        if ((!metaDataForwarded || mode == Mode::Holding) && outcome.httpStatus > 0 &&
+            delivered == 0) {
+            // A held (or never announced) response is the answer after all: hand it over,
+            // with the body kept while it was held.
+            mode = Mode::Forwarding;
+            buffer = std::exchange(heldBody, QByteArray());
+            bufferPos = 0;
+            delivered += buffer.size();
+            announce = true;
+            if (!forwardMetaData(current))
+                return;
         }
         if (mode == Mode::Forwarding) {
             if (attemptOffset == 0 && current->url() != q->url())
                 copyMetaData(current);
             source = current; // the caller reads the rest straight from it
-            if (q->bytesAvailable() > 0)
-                Q_EMIT q->readyRead();
         }
         lastAttempt = current;
         current = nullptr;
+        if (announce && q->bytesAvailable() > 0) {
+            Q_EMIT q->readyRead();
+            if (!alive)
+                return;
+        }
     }
     releaseAttempt(held);
 
@@ -891,12 +918,16 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
         qCInfo(lcNetwork).nospace() << "gave up on " << method << ' ' << loggableUrl(request.url())
                                     << " after " << attempt << " attempts: " << reason;
         Q_EMIT q->gaveUp(reason);
-        if (manager)
+        if (alive && manager)
             Q_EMIT manager->gaveUp(q, reason);
+        if (!alive)
+            return;
     }
     if (outcome.error != QNetworkReply::NoError) {
         q->setError(outcome.error, outcome.errorString);
         Q_EMIT q->errorOccurred(outcome.error);
+        if (!alive)
+            return;
     }
     q->setFinished(true);
     Q_EMIT q->finished();

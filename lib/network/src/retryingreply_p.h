@@ -32,8 +32,8 @@ public:
 
     void startAttempt();
     enum class ParkReason { Connectivity, Breaker };
-    void park(ParkReason reason);
-    void unpark();
+    bool park(ParkReason reason); // false when a slot deleted the reply
+    bool unpark();
     void checkParked();
     bool mayGo() const;
     void onMetaDataChanged();
@@ -56,14 +56,14 @@ public:
     void connectAttempt(QNetworkReply *attempt);
     void releaseAttempt(QNetworkReply *&attempt);
     void copyMetaData(QNetworkReply *from);
-    void forwardMetaData(QNetworkReply *from);
+    bool forwardMetaData(QNetworkReply *from);
     void pull();
     // The attempt the caller reads from, while it can still be read (Qt closes an attempt
     // that timed out or was aborted).
     QNetworkReply *readable() const { return source && source->isOpen() ? source : nullptr; }
     bool isResumable() const;
     QString describe(QNetworkReply::NetworkError error, int status) const;
-    void setWaiting(bool waiting);
+    bool setWaiting(bool waiting); // false when a slot deleted the reply
 
     RetryingReply *q_ptr;
     QPointer<RetryingNetworkAccessManager> manager;
@@ -112,6 +112,7 @@ public:
     // Body bytes handed to the caller (read, or saved in buffer from a failed attempt),
     // across attempts; never handed twice.
     QByteArray buffer;
+    QByteArray heldBody; // the body of a held response, read as it arrives
     qint64 bufferPos = 0;
     qint64 delivered = 0;
     qint64 attemptOffset = 0; // body offset at which the current attempt's bytes start
