@@ -805,7 +805,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
                     .arg(policy.deadlineMs)
                     .arg(reason);
         }
-        finish(outcome, true, reason);
+        finish(outcome, true, QStringLiteral("deadline"));
         return;
     }
 
@@ -858,7 +858,7 @@ void RetryingReplyPrivate::onDeadline()
     } else {
         releaseAttempt(current);
     }
-    finish(outcome, true, RetryingReply::tr("deadline"));
+    finish(outcome, true, QStringLiteral("deadline"));
 }
 
 void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QString &reason)
