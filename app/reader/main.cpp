@@ -78,7 +78,13 @@ int main(int argc, char *argv[])
         QStringLiteral("SPEC"));
     const QCommandLineOption offlineOption(
         QStringLiteral("simulate-offline"),
-        QStringLiteral("Start in simulated offline mode (Developer menu)."));
+        QStringLiteral("Start in simulated offline mode (Developer menu): requests wait for "
+                       "the network, and the banner says you are offline."));
+    const QCommandLineOption backOnlineOption(
+        QStringLiteral("back-online-after"),
+        QStringLiteral("Switch simulated offline mode off MS milliseconds after the offline "
+                       "banner has opened, as unticking Developer ▸ Simulate Offline does."),
+        QStringLiteral("MS"));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
         QStringLiteral("Save the window as a PNG when --screenshot-when is reached, then "
@@ -86,8 +92,10 @@ int main(int argc, char *argv[])
         QStringLiteral("FILE"));
     const QCommandLineOption whenOption(
         QStringLiteral("screenshot-when"),
-        QStringLiteral("loaded (the list and first article are shown) or banner (the retry "
-                       "banner is open; the run ends once it has closed). Default: loaded."),
+        QStringLiteral("loaded (the list and first article are shown), banner (the retry "
+                       "banner is open; the run ends once it has closed) or offline (the "
+                       "offline banner is open; with --back-online-after the run ends once "
+                       "the list has loaded and the banner has closed). Default: loaded."),
         QStringLiteral("STATE"), QStringLiteral("loaded"));
     const QCommandLineOption quitAfterOption(
         QStringLiteral("quit-after"),
@@ -95,8 +103,8 @@ int main(int argc, char *argv[])
                        "Without it: quit after MS milliseconds. Default: 20000."),
         QStringLiteral("MS"), QStringLiteral("20000"));
     parser.addOptions({ serverOption, clientIdOption, clientSecretOption, usernameOption,
-                        passwordOption, faultOption, offlineOption, screenshotOption, whenOption,
-                        quitAfterOption });
+                        passwordOption, faultOption, offlineOption, backOnlineOption,
+                        screenshotOption, whenOption, quitAfterOption });
 
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
@@ -112,10 +120,20 @@ int main(int argc, char *argv[])
     const QString when = parser.value(whenOption);
     if (when == QLatin1String("banner"))
         goal = ScreenshotDriver::Goal::Banner;
+    else if (when == QLatin1String("offline"))
+        goal = ScreenshotDriver::Goal::Offline;
     else if (when != QLatin1String("loaded"))
         return usageError(
-            QStringLiteral("--screenshot-when must be loaded or banner, not %1").arg(when));
+            QStringLiteral("--screenshot-when must be loaded, banner or offline, not %1")
+                .arg(when));
     bool ok = false;
+    int backOnlineMs = -1;
+    if (parser.isSet(backOnlineOption)) {
+        backOnlineMs = parser.value(backOnlineOption).toInt(&ok);
+        if (!ok || backOnlineMs < 0)
+            return usageError(QStringLiteral("--back-online-after needs milliseconds, not %1")
+                                  .arg(parser.value(backOnlineOption)));
+    }
     const int quitAfterMs = parser.value(quitAfterOption).toInt(&ok);
     if (!ok || quitAfterMs < 0)
         return usageError(QStringLiteral("--quit-after needs milliseconds, not %1")
@@ -179,6 +197,7 @@ int main(int argc, char *argv[])
 
     const QString screenshot = parser.value(screenshotOption);
     ScreenshotDriver driver(&window, &images);
+    driver.setBackOnlineAfter(backOnlineMs);
     driver.start(goal, screenshot, quitAfterMs);
     if (screenshot.isEmpty() && parser.isSet(quitAfterOption))
         QTimer::singleShot(quitAfterMs, &app, &QCoreApplication::quit);

@@ -44,6 +44,7 @@ MainWindow::MainWindow(RetryingNetworkAccessManager *manager, WallabagClient *cl
     m_banner->setContentsMargins(10, 8, 10, 8);
     RetryBannerController *controller = m_banner->bind(manager);
     controller->setTrackingMode(RetryBannerController::TrackMarkedReplies);
+    connect(controller, &RetryBannerController::situationChanged, this, &MainWindow::showSituation);
     layout->addWidget(m_banner);
 
     auto *splitter = new QSplitter(Qt::Horizontal, central);
@@ -110,12 +111,15 @@ MainWindow::MainWindow(RetryingNetworkAccessManager *manager, WallabagClient *cl
         if (page < pages)
             statusBar()->showMessage(tr("Loading your list… (page %1 of %2)").arg(page).arg(pages));
     });
-    // Say what the manager is doing, quietly, where a curious user would look.
+    // Say what the manager is doing, quietly and without alarm, where a curious user would
+    // look: a retry is routine here, not an error.
     connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
             [this](QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason) {
-                statusBar()->showMessage(tr("Attempt %1 at %2 failed (%3); trying again in %4 s")
-                                             .arg(attempt)
+                if (m_offlineShown)
+                    return; // "Waiting for the network…" says it better
+                statusBar()->showMessage(tr("Still trying %1 (%2); attempt %3 in %4 s")
                                              .arg(reply->url().path(), reason)
+                                             .arg(attempt + 1)
                                              .arg(double(delayMs) / 1000.0, 0, 'f', 1),
                                          int(qMin<qint64>(delayMs + 2000, 30000)));
             });
@@ -134,8 +138,8 @@ void MainWindow::buildMenus()
     m_simulateOffline->setCheckable(true);
     m_simulateOffline->setChecked(m_manager->isSimulatedOffline());
     m_simulateOffline->setStatusTip(
-        tr("Make every request fail as if the network were gone, to see how the reader "
-           "copes"));
+        tr("Act as if the network were gone: requests wait, and go out as soon as this is "
+           "switched off again"));
     connect(m_simulateOffline, &QAction::toggled, m_manager,
             &RetryingNetworkAccessManager::setSimulatedOffline);
     connect(m_manager, &RetryingNetworkAccessManager::simulatedOfflineChanged, m_simulateOffline,
@@ -189,8 +193,39 @@ void MainWindow::loadLibrary()
     m_waitingForFirstArticle = true;
     if (articleCount() == 0)
         m_countLabel->setText(tr("Loading…"));
-    statusBar()->showMessage(tr("Loading your list…"));
+    if (!m_offlineShown)
+        statusBar()->showMessage(tr("Loading your list…"));
     m_client->loadEntries(50);
+}
+
+void MainWindow::setSimulatedOffline(bool offline)
+{
+    m_simulateOffline->setChecked(offline); // toggled() tells the manager
+}
+
+void MainWindow::showSituation()
+{
+    // Offline is a state to wait out, never an error: the list loads once the network is
+    // back, without the user doing anything.
+    const bool offline = m_banner->controller()->situation() == RetryBannerController::Offline;
+    if (offline == m_offlineShown)
+        return;
+    m_offlineShown = offline;
+    const bool listEmpty = articleCount() == 0;
+    if (offline) {
+        statusBar()->showMessage(tr("Waiting for the network…"));
+        if (listEmpty)
+            m_pane->showPlaceholder(tr("Your saved articles"),
+                                    tr("Your list loads as soon as the network is back."));
+        return;
+    }
+    if (m_client->isLoading()) {
+        statusBar()->showMessage(tr("Back online. Loading your list…"));
+        if (listEmpty)
+            m_pane->showPlaceholder(tr("Your saved articles"), tr("Loading your list…"));
+    } else {
+        statusBar()->clearMessage();
+    }
 }
 
 void MainWindow::entriesLoaded(const QList<Article> &articles)

@@ -25,8 +25,9 @@ class WallabagClient;
 
 /*
     The reader's window: the retry banner on top, the saved articles on the left, the
-    article on the right, and a status bar. It has no retry button: the manager keeps
-    trying on its own, and the banner says so when it takes a while.
+    article on the right, and a status bar. It has no retry button and shows no error for a
+    slow or absent network: the manager keeps trying on its own (and waits while offline),
+    and the banner says so when it takes a while.
 */
 class MainWindow : public QMainWindow
 {
@@ -49,6 +50,9 @@ public:
     /*! Asks the server for the saved articles. */
     void loadLibrary();
 
+    /*! Switches simulated offline mode as Developer ▸ Simulate Offline does. */
+    void setSimulatedOffline(bool offline);
+
 Q_SIGNALS:
     /*! The article list has been filled and its first article is in the reading pane
         (\a count may be 0). Emitted once per loadLibrary(). */
@@ -63,6 +67,7 @@ private:
     void injectFault();
     void updateCountLabel();
     void reportShown();
+    void showSituation();
 
     KeepTrying::RetryingNetworkAccessManager *m_manager;
     WallabagClient *m_client;
@@ -79,6 +84,7 @@ private:
     FaultInjector m_addFault;
     std::function<void()> m_clearFaultsCall;
     bool m_waitingForFirstArticle = false;
+    bool m_offlineShown = false;
 };
 
 #endif // KEEPTRYING_READER_MAINWINDOW_H

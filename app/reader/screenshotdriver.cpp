@@ -31,6 +31,8 @@ ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, QObje
     connect(&m_imageGrace, &QTimer::timeout, this, &ScreenshotDriver::imagesSettledOrTimedOut);
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, &ScreenshotDriver::timedOut);
+    m_backOnline.setSingleShot(true);
+    connect(&m_backOnline, &QTimer::timeout, this, &ScreenshotDriver::goBackOnline);
 
     connect(window, &MainWindow::libraryShown, this, &ScreenshotDriver::libraryShown);
     connect(images, &ImageStore::pendingCountChanged, this, [this](int pending) {
@@ -41,6 +43,8 @@ ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, QObje
             &ScreenshotDriver::bannerShown);
     connect(window->banner(), &KeepTrying::RetryBanner::hideAnimationFinished, this,
             &ScreenshotDriver::bannerHidden);
+    connect(window->banner(), &KeepTrying::RetryBanner::offlineChanged, this,
+            &ScreenshotDriver::bannerLookChanged);
 }
 
 void ScreenshotDriver::start(Goal goal, const QString &file, int quitAfterMs)
@@ -49,6 +53,11 @@ void ScreenshotDriver::start(Goal goal, const QString &file, int quitAfterMs)
     m_file = file;
     if (m_goal != Goal::None && quitAfterMs > 0)
         m_deadline.start(quitAfterMs);
+}
+
+void ScreenshotDriver::setBackOnlineAfter(int ms)
+{
+    m_backOnlineMs = ms;
 }
 
 void ScreenshotDriver::libraryShown(int count)
@@ -73,15 +82,36 @@ void ScreenshotDriver::imagesSettledOrTimedOut()
 
 void ScreenshotDriver::bannerShown()
 {
-    printLine(stdout, QStringLiteral("banner shown"));
-    if (m_goal == Goal::Banner && !m_bannerSaved && !m_finished) {
+    const bool offline = m_window->banner()->isOffline();
+    printLine(stdout,
+              offline ? QStringLiteral("banner shown offline") : QStringLiteral("banner shown"));
+    const Goal shownGoal = offline ? Goal::Offline : Goal::Banner;
+    if (m_goal == shownGoal && !m_bannerSaved && !m_finished) {
         if (!save()) {
             finish(1);
             return;
         }
         m_bannerSaved = true;
     }
+    if (offline && !m_wentBackOnline && m_backOnlineMs >= 0 && !m_backOnline.isActive())
+        m_backOnline.start(m_backOnlineMs);
     checkDone();
+}
+
+void ScreenshotDriver::bannerLookChanged()
+{
+    // A banner that switches message while fully open counts as shown again.
+    KeepTrying::RetryBanner *banner = m_window->banner();
+    if (banner->isVisible() && !banner->isShowAnimationRunning() &&
+        !banner->isHideAnimationRunning())
+        bannerShown();
+}
+
+void ScreenshotDriver::goBackOnline()
+{
+    m_wentBackOnline = true;
+    printLine(stdout, QStringLiteral("back online"));
+    m_window->setSimulatedOffline(false);
 }
 
 void ScreenshotDriver::bannerHidden()
@@ -102,6 +132,13 @@ void ScreenshotDriver::checkDone()
         if (m_loaded && m_window->banner()->isHidden())
             finish(save() ? 0 : 1);
         return;
+    case Goal::Offline:
+        // Nothing more happens while offline: done, unless asked to come back online.
+        if (m_bannerSaved && m_backOnlineMs < 0) {
+            finish(0);
+            return;
+        }
+        Q_FALLTHROUGH();
     case Goal::Banner:
         // Done once the banner has been seen and has gone again with the list loaded.
         if (m_bannerSaved && m_loaded && m_window->banner()->isHidden())
@@ -137,6 +174,8 @@ void ScreenshotDriver::timedOut()
     QString what;
     if (m_goal == Goal::Banner && !m_bannerSaved)
         what = QStringLiteral("the retry banner did not show");
+    else if (m_goal == Goal::Offline && !m_bannerSaved)
+        what = QStringLiteral("the offline banner did not show");
     else if (!m_loaded)
         what = QStringLiteral("the library did not load");
     else

@@ -10,13 +10,22 @@ class MainWindow;
 
 /*
     Reports the reader's progress on stdout for scripts and tests ("loaded N articles",
-    "banner shown", "banner hidden"), and with --screenshot saves the window as a PNG when
-    the requested state is reached, then ends the application:
+    "banner shown", "banner shown offline", "back online", "banner hidden"), and with
+    --screenshot saves the window as a PNG when the requested state is reached, then ends
+    the application:
 
     - Loaded: the list is filled, its first article is in the reading pane, and the preview
       pictures asked for so far have arrived (or 2 s have passed). Exit 0 after saving.
-    - Banner: the retry banner is fully open. The screenshot is saved then, and the run goes
-      on until the list has loaded and the banner has closed again, so one run shows both.
+    - Banner: the retry banner is fully open with its slow message. The screenshot is saved
+      then, and the run goes on until the list has loaded and the banner has closed again,
+      so one run shows both.
+    - Offline: the banner is fully open with its offline message. Exit 0 after saving, or,
+      with setBackOnlineAfter(), go on like Banner until the list has loaded and the banner
+      has closed.
+
+    setBackOnlineAfter() switches simulated offline mode off that long after the offline
+    banner has opened (so a screenshot of it is always taken first), as a user unticking
+    Developer ▸ Simulate Offline would.
 
     When the state is not reached within quitAfterMs, it prints why on stderr and exits 1.
 */
@@ -25,18 +34,22 @@ class ScreenshotDriver : public QObject
     Q_OBJECT
 
 public:
-    enum class Goal { None, Loaded, Banner };
+    enum class Goal { None, Loaded, Banner, Offline };
 
     ScreenshotDriver(MainWindow *window, ImageStore *images, QObject *parent = nullptr);
 
     /*! \a file empty: only report progress. \a quitAfterMs <= 0: never give up. */
     void start(Goal goal, const QString &file, int quitAfterMs);
+    /*! \a ms < 0: never (the default). */
+    void setBackOnlineAfter(int ms);
 
 private:
     void libraryShown(int count);
     void imagesSettledOrTimedOut();
     void bannerShown();
     void bannerHidden();
+    void bannerLookChanged();
+    void goBackOnline();
     void checkDone();
     bool save();
     void timedOut();
@@ -48,10 +61,13 @@ private:
     QString m_file;
     QTimer m_imageGrace;
     QTimer m_deadline;
+    QTimer m_backOnline;
+    int m_backOnlineMs = -1;
     int m_count = -1;
     bool m_listShown = false;
     bool m_loaded = false;
     bool m_bannerSaved = false;
+    bool m_wentBackOnline = false;
     bool m_finished = false;
 };
 

@@ -13,6 +13,8 @@ private Q_SLOTS:
     void initTestCase();
     void loadsLibrary();
     void bannerShowsThenHides();
+    void offlineBanner();
+    void offlineThenBackOnline();
     void badFaultSpec_data();
     void badFaultSpec();
 
@@ -109,6 +111,47 @@ void tst_Reader::bannerShowsThenHides()
     checkScreenshot(shot);
 }
 
+void tst_Reader::offlineBanner()
+{
+    // Simulated offline: the list request waits; the banner says "offline", not an error.
+    const QString shot = m_dir.filePath(QStringLiteral("offline.png"));
+    const Run run =
+        runReader({ QStringLiteral("--simulate-offline"), QStringLiteral("--screenshot"), shot,
+                    QStringLiteral("--screenshot-when"), QStringLiteral("offline"),
+                    QStringLiteral("--quit-after"), QStringLiteral("12000") });
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    const int shown = run.out.indexOf(QStringLiteral("banner shown offline"));
+    const int saved = run.out.indexOf(QStringLiteral("screenshot: ") + shot);
+    QVERIFY2(shown >= 0 && saved > shown, qPrintable(run.out.join(QLatin1Char('|'))));
+    QVERIFY(run.out.filter(QStringLiteral("loaded")).isEmpty());
+    QVERIFY(!run.out.contains(QStringLiteral("banner shown")));
+    checkScreenshot(shot);
+}
+
+void tst_Reader::offlineThenBackOnline()
+{
+    // As a user unticking Developer ▸ Simulate Offline: the waiting requests go out, the
+    // list loads and the banner leaves, without anything being pressed.
+    const QString shot = m_dir.filePath(QStringLiteral("offline-back.png"));
+    const Run run =
+        runReader({ QStringLiteral("--simulate-offline"), QStringLiteral("--back-online-after"),
+                    QStringLiteral("200"), QStringLiteral("--screenshot"), shot,
+                    QStringLiteral("--screenshot-when"), QStringLiteral("offline"),
+                    QStringLiteral("--quit-after"), QStringLiteral("12000") });
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    const int shown = run.out.indexOf(QStringLiteral("banner shown offline"));
+    const int saved = run.out.indexOf(QStringLiteral("screenshot: ") + shot);
+    const int online = run.out.indexOf(QStringLiteral("back online"));
+    const int hidden = run.out.indexOf(QStringLiteral("banner hidden"));
+    const int loaded =
+        run.out.indexOf(QRegularExpression(QStringLiteral("^loaded \\d+ articles$")));
+    QVERIFY2(shown >= 0 && saved > shown && online > saved && hidden > online && loaded > online,
+             qPrintable(run.out.join(QLatin1Char('|'))));
+    // Nothing was reported as a failure: the request waited, then went out.
+    QVERIFY2(!run.err.contains(QStringLiteral("keeptrying-reader:")), qPrintable(run.err));
+    checkScreenshot(shot);
+}
+
 void tst_Reader::badFaultSpec_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -118,6 +161,8 @@ void tst_Reader::badFaultSpec_data()
                                                  QStringLiteral("status=banana") };
     QTest::newRow("bad screenshot-when")
         << QStringList { QStringLiteral("--screenshot-when"), QStringLiteral("never") };
+    QTest::newRow("bad back-online-after")
+        << QStringList { QStringLiteral("--back-online-after"), QStringLiteral("soon") };
 }
 
 void tst_Reader::badFaultSpec()

@@ -1,3 +1,4 @@
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybanner.h>
 #include <KeepTrying/retrybannercontroller.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
@@ -75,6 +76,11 @@ private Q_SLOTS:
     void trackWatchesAnyReply();
     void thresholdChangeReevaluates();
     void abortHidesBanner();
+    void offlineWhileParked();
+    void flappingNeverDuplicates();
+    void unreachableOriginWaitsForThreshold();
+    void slowSwitchesToOfflineInPlace();
+    void offlineLookWithoutController();
     void animationReachesFinalState();
     void rendersSomething_data();
     void rendersSomething();
@@ -124,6 +130,10 @@ void tst_RetryBanner::bindIsOneCall()
     // A second bind() reuses the banner's controller.
     QCOMPARE(m_banner->bind(m_manager.get()), controller);
     QCOMPARE(m_banner->text(), RetryBanner::defaultText());
+    QCOMPARE(m_banner->offlineText(), RetryBanner::defaultOfflineText());
+    QVERIFY(!m_banner->isOffline());
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    QCOMPARE(controller->offlineThresholdMs(), 300);
 }
 
 void tst_RetryBanner::controllerFollowsRetries_data()
@@ -277,6 +287,190 @@ void tst_RetryBanner::abortHidesBanner()
     QVERIFY(m_banner->isHidden());
 }
 
+void tst_RetryBanner::offlineWhileParked()
+{
+    // Simulated offline: the request parks, nothing reaches the server, and the banner says
+    // "offline" at once (the network is known to be down, so no threshold applies).
+    m_manager->setSimulatedOffline(true);
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    QSignalSpy situation(controller, &RetryBannerController::situationChanged);
+    QSignalSpy shouldShow(controller, &RetryBannerController::shouldShowChanged);
+    QSignalSpy shown(m_banner, &RetryBanner::showAnimationFinished);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QVERIFY(retrying);
+    QVERIFY(retrying->isWaitingForConnectivity());
+    QCOMPARE(controller->situation(), RetryBannerController::Offline);
+    QCOMPARE(controller->waitingForConnectivityCount(), 1);
+    QVERIFY(controller->shouldShow());
+    QVERIFY(m_banner->isVisible());
+    QVERIFY(m_banner->isOffline());
+    QCOMPARE(m_banner->currentText(), RetryBanner::defaultOfflineText());
+    QCOMPARE(m_banner->accessibleName(), RetryBanner::defaultOfflineText());
+    QCOMPARE(shown.count(), 1);
+
+    // However long it waits, it stays offline and polite: no attempt, no error.
+    QTest::qWait(150);
+    QCOMPARE(m_server->requests(), 0);
+    QCOMPARE(retrying->attemptCount(), 0);
+    QVERIFY(!reply->isFinished());
+    QCOMPARE(controller->situation(), RetryBannerController::Offline);
+
+    // Back online: the request goes out, completes, and the banner leaves.
+    m_manager->setSimulatedOffline(false);
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(reply->readAll(), QByteArrayLiteral("hello"));
+    QCOMPARE(m_server->requests(), 1);
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    QVERIFY(m_banner->isHidden());
+    QCOMPARE(situation.count(), 2);
+    QCOMPARE(situation.at(0).at(0).value<RetryBannerController::Situation>(),
+             RetryBannerController::Offline);
+    QCOMPARE(situation.at(1).at(0).value<RetryBannerController::Situation>(),
+             RetryBannerController::Hidden);
+    QCOMPARE(shouldShow.count(), 2);
+    QCOMPARE(shown.count(), 1);
+}
+
+void tst_RetryBanner::flappingNeverDuplicates()
+{
+    m_manager->setSimulatedOffline(true);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    QSignalSpy shouldShow(controller, &RetryBannerController::shouldShowChanged);
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(controller->shouldShow());
+
+    for (int i = 0; i < 20; ++i) {
+        m_manager->setSimulatedOffline(false);
+        m_manager->setSimulatedOffline(true);
+    }
+    m_manager->setSimulatedOffline(false);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_banner->isHidden(), 2000);
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    QCOMPARE(controller->trackedCount(), 0);
+    // shouldShow alternates, starting with true and ending with false, never repeating.
+    QVERIFY(shouldShow.count() >= 2);
+    for (int i = 0; i < shouldShow.count(); ++i)
+        QCOMPARE(shouldShow.at(i).at(0).toBool(), i % 2 == 0);
+    QCOMPARE(shouldShow.constLast().at(0).toBool(), false);
+    QCOMPARE(finished.count(), 1);
+}
+
+void tst_RetryBanner::unreachableOriginWaitsForThreshold()
+{
+    // Only the origin is known unreachable (the network state is not Offline): the banner
+    // waits offlineThresholdMs, so a server that answers its first probe shows nothing.
+    Reachability *reachability = m_manager->reachability();
+    reachability->setBackend(nullptr);
+    reachability->setProbeSchedule(60000, 60000); // no probe within this test
+    reachability->reportFailure(m_server->url());
+    QVERIFY(!reachability->isReachable(m_server->url()));
+
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setOfflineThresholdMs(100);
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QVERIFY(retrying && retrying->isWaitingForConnectivity());
+    QCOMPARE(controller->waitingForConnectivityCount(), 1);
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Offline, 2000);
+    QVERIFY(m_banner->isVisible() && m_banner->isOffline());
+    QCOMPARE(m_server->requests(), 0);
+
+    reachability->reportSuccess(m_server->url());
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(m_server->requests(), 1);
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    QCOMPARE(controller->waitingForConnectivityCount(), 0);
+    QVERIFY(m_banner->isHidden());
+
+    // Raising the threshold above the wait re-evaluates at once.
+    reachability->reportFailure(m_server->url());
+    controller->setOfflineThresholdMs(0);
+    std::unique_ptr<QNetworkReply> second(m_manager->get(QNetworkRequest(m_server->url())));
+    QCOMPARE(controller->situation(), RetryBannerController::Offline);
+    controller->setOfflineThresholdMs(60000);
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    second->abort();
+    QCOMPARE(controller->trackedCount(), 0);
+}
+
+void tst_RetryBanner::slowSwitchesToOfflineInPlace()
+{
+    // Slow first (a 503, then a long backoff); the network drops while the request waits:
+    // the open banner switches to its offline message without closing, and back.
+    m_server->setScript({ 503 });
+    m_manager->setRetryPolicy(shortPolicy(300));
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setThresholdMs(0);
+    QSignalSpy shown(m_banner, &RetryBanner::showAnimationFinished);
+    QSignalSpy hidden(m_banner, &RetryBanner::hideAnimationFinished);
+    QSignalSpy offline(m_banner, &RetryBanner::offlineChanged);
+    QSignalSpy situation(controller, &RetryBannerController::situationChanged);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Slow, 5000);
+    QVERIFY(m_banner->isVisible());
+    QVERIFY(!m_banner->isOffline());
+    QCOMPARE(m_banner->currentText(), RetryBanner::defaultText());
+
+    m_manager->setSimulatedOffline(true);
+    QCOMPARE(controller->situation(), RetryBannerController::Offline);
+    QVERIFY(m_banner->isVisible());
+    QVERIFY(m_banner->isOffline());
+    QCOMPARE(m_banner->currentText(), RetryBanner::defaultOfflineText());
+    // The retry comes due while offline: it parks instead of being sent.
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QTRY_VERIFY_WITH_TIMEOUT(retrying->isWaitingForConnectivity(), 5000);
+    QCOMPARE(m_server->requests(), 1);
+
+    m_manager->setSimulatedOffline(false);
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(m_server->requests(), 2);
+    QVERIFY(m_banner->isHidden());
+    // Back online, the retried request is slow again until its attempt answers.
+    QList<RetryBannerController::Situation> situations;
+    for (const QList<QVariant> &args : std::as_const(situation))
+        situations << args.at(0).value<RetryBannerController::Situation>();
+    const QList<RetryBannerController::Situation> expected { RetryBannerController::Slow,
+                                                             RetryBannerController::Offline,
+                                                             RetryBannerController::Slow,
+                                                             RetryBannerController::Hidden };
+    QCOMPARE(situations, expected);
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(hidden.count(), 1);
+    QCOMPARE(offline.count(), 2);
+    QVERIFY(!m_banner->isOffline());
+}
+
+void tst_RetryBanner::offlineLookWithoutController()
+{
+    QSignalSpy offline(m_banner, &RetryBanner::offlineChanged);
+    QSignalSpy offlineText(m_banner, &RetryBanner::offlineTextChanged);
+    m_banner->setOffline(true);
+    m_banner->setOffline(true);
+    QCOMPARE(offline.count(), 1);
+    QCOMPARE(m_banner->currentText(), RetryBanner::defaultOfflineText());
+    m_banner->setOfflineText(QStringLiteral("No network"));
+    QCOMPARE(offlineText.count(), 1);
+    QCOMPARE(m_banner->currentText(), QStringLiteral("No network"));
+    QCOMPARE(m_banner->accessibleName(), QStringLiteral("No network"));
+    // The slow text is kept apart and comes back with the slow look.
+    QCOMPARE(m_banner->text(), RetryBanner::defaultText());
+    m_banner->setOffline(false);
+    QCOMPARE(m_banner->currentText(), RetryBanner::defaultText());
+    QCOMPARE(offline.count(), 2);
+}
+
 void tst_RetryBanner::animationReachesFinalState()
 {
     QVERIFY(m_banner->isAnimated());
@@ -314,14 +508,18 @@ void tst_RetryBanner::animationReachesFinalState()
 void tst_RetryBanner::rendersSomething_data()
 {
     QTest::addColumn<RetryBanner::MessageType>("type");
-    QTest::newRow("warning") << RetryBanner::Warning;
-    QTest::newRow("information") << RetryBanner::Information;
+    QTest::addColumn<bool>("offline");
+    QTest::newRow("warning") << RetryBanner::Warning << false;
+    QTest::newRow("information") << RetryBanner::Information << false;
+    QTest::newRow("offline") << RetryBanner::Warning << true;
 }
 
 void tst_RetryBanner::rendersSomething()
 {
     QFETCH(RetryBanner::MessageType, type);
+    QFETCH(bool, offline);
     m_banner->setMessageType(type);
+    m_banner->setOffline(offline);
     m_banner->setAnimated(false);
     m_banner->animatedShow();
     QTRY_VERIFY(m_banner->height() > 20);

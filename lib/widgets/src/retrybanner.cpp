@@ -92,6 +92,18 @@ RetryBannerPrivate::Colors RetryBannerPrivate::colors(RetryBanner::MessageType t
              QColor(0xc9, 0x80, 0x00) };
 }
 
+RetryBannerPrivate::Colors RetryBannerPrivate::offlineColors()
+{
+    // A calm slate: being offline is a condition to know about, not a fault to fix here.
+    return { QColor(0xee, 0xf1, 0xf5), QColor(0xc3, 0xcb, 0xd6), QColor(0x25, 0x2f, 0x3d),
+             QColor(0x52, 0x62, 0x78) };
+}
+
+RetryBannerPrivate::Colors RetryBannerPrivate::currentColors() const
+{
+    return offline ? offlineColors() : colors(type);
+}
+
 void RetryBannerPrivate::init()
 {
     Q_Q(RetryBanner);
@@ -102,7 +114,9 @@ void RetryBannerPrivate::init()
 
     iconLabel = new QLabel(frame);
     iconLabel->setFixedSize(IconSize, IconSize);
-    textLabel = new QLabel(RetryBanner::defaultText(), frame);
+    text = RetryBanner::defaultText();
+    offlineText = RetryBanner::defaultOfflineText();
+    textLabel = new QLabel(text, frame);
     textLabel->setTextFormat(Qt::PlainText);
     textLabel->setWordWrap(true);
     textLabel->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
@@ -136,7 +150,7 @@ void RetryBannerPrivate::init()
 
 void RetryBannerPrivate::applyType()
 {
-    const Colors c = colors(type);
+    const Colors c = currentColors();
     frame->background = c.background;
     frame->border = c.border;
     QPalette palette = textLabel->palette();
@@ -155,11 +169,31 @@ QPixmap RetryBannerPrivate::defaultIcon(int size, qreal devicePixelRatio) const
     pixmap.fill(Qt::transparent);
     QPainter p(&pixmap);
     p.setRenderHint(QPainter::Antialiasing);
-    const QColor accent = colors(type).accent;
+    const Colors c = currentColors();
+    const QColor accent = c.accent;
     const qreal s = size;
     QPen mark(Qt::white, s * 0.12, Qt::SolidLine, Qt::RoundCap);
 
-    if (type == RetryBanner::Warning) {
+    if (offline) {
+        // A signal (a dot under two arcs) struck through, the usual "no connection" sign;
+        // two arcs rather than three stay legible at 20 px.
+        const QPointF centre(s * 0.5, s * 0.82);
+        p.setPen(QPen(accent, s * 0.13, Qt::SolidLine, Qt::RoundCap));
+        p.setBrush(Qt::NoBrush);
+        for (const qreal r : { s * 0.34, s * 0.62 }) {
+            const QRectF box(centre.x() - r, centre.y() - r, 2 * r, 2 * r);
+            p.drawArc(box, 42 * 16, 96 * 16);
+        }
+        p.setPen(Qt::NoPen);
+        p.setBrush(accent);
+        p.drawEllipse(centre, s * 0.10, s * 0.10);
+        // The stroke, with a gap of background colour so it reads over the arcs.
+        const QLineF stroke(QPointF(s * 0.16, s * 0.10), QPointF(s * 0.84, s * 0.90));
+        p.setPen(QPen(c.background, s * 0.22, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(stroke);
+        p.setPen(QPen(accent, s * 0.11, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(stroke);
+    } else if (type == RetryBanner::Warning) {
         // A triangle with rounded corners (a thick round-joined outline filled in).
         QPainterPath triangle;
         triangle.moveTo(s * 0.5, s * 0.12);
@@ -187,7 +221,7 @@ void RetryBannerPrivate::updateIcon()
 {
     Q_Q(RetryBanner);
     const qreal dpr = q->devicePixelRatioF();
-    if (icon.isNull())
+    if (icon.isNull() || offline)
         iconLabel->setPixmap(defaultIcon(IconSize, dpr));
     else
         iconLabel->setPixmap(icon.pixmap(QSize(IconSize, IconSize), dpr));
@@ -243,12 +277,31 @@ void RetryBannerPrivate::finishHide()
     Q_EMIT q->hideAnimationFinished();
 }
 
-void RetryBannerPrivate::followController(bool show)
+void RetryBannerPrivate::showText()
 {
     Q_Q(RetryBanner);
-    if (show)
-        q->animatedShow();
-    else if (q->isVisible() || animation->state() == QAbstractAnimation::Running)
+    const QString current = q->currentText();
+    if (textLabel->text() == current)
+        return;
+    textLabel->setText(current);
+    q->setAccessibleName(current);
+    q->updateGeometry();
+    layoutFrame();
+}
+
+void RetryBannerPrivate::followController(RetryBannerController::Situation situation)
+{
+    Q_Q(RetryBanner);
+    // While closing, the banner keeps the message it had rather than change under the eye.
+    if (situation == RetryBannerController::Offline)
+        q->setOffline(true);
+    else if (situation == RetryBannerController::Slow)
+        q->setOffline(false);
+    // Slow <-> Offline changes an open banner in place: no new show, no second signal.
+    if (situation != RetryBannerController::Hidden) {
+        if (q->isHidden() || hiding)
+            q->animatedShow();
+    } else if (q->isVisible() || animation->state() == QAbstractAnimation::Running)
         q->animatedHide();
 }
 
@@ -272,6 +325,13 @@ QString RetryBanner::defaultText()
                                        "network connection while we keep trying.");
 }
 
+QString RetryBanner::defaultOfflineText()
+{
+    return QCoreApplication::translate("KeepTrying::RetryBanner",
+                                       "You're offline. We'll keep trying and load this as "
+                                       "soon as you're back.");
+}
+
 RetryBannerController *RetryBanner::bind(RetryingNetworkAccessManager *manager)
 {
     Q_D(RetryBanner);
@@ -291,9 +351,10 @@ void RetryBanner::setController(RetryBannerController *controller)
     d->controller = controller;
     if (!controller)
         return;
-    d->controllerConnection = connect(controller, &RetryBannerController::shouldShowChanged, this,
-                                      [d](bool show) { d->followController(show); });
-    d->followController(controller->shouldShow());
+    d->controllerConnection = connect(
+        controller, &RetryBannerController::situationChanged, this,
+        [d](RetryBannerController::Situation situation) { d->followController(situation); });
+    d->followController(controller->situation());
 }
 
 RetryBannerController *RetryBanner::controller() const
@@ -305,19 +366,56 @@ RetryBannerController *RetryBanner::controller() const
 QString RetryBanner::text() const
 {
     Q_D(const RetryBanner);
-    return d->textLabel->text();
+    return d->text;
 }
 
 void RetryBanner::setText(const QString &text)
 {
     Q_D(RetryBanner);
-    if (d->textLabel->text() == text)
+    if (d->text == text)
         return;
-    d->textLabel->setText(text);
-    setAccessibleName(text);
-    updateGeometry();
-    d->layoutFrame();
+    d->text = text;
+    d->showText();
     Q_EMIT textChanged(text);
+}
+
+QString RetryBanner::offlineText() const
+{
+    Q_D(const RetryBanner);
+    return d->offlineText;
+}
+
+void RetryBanner::setOfflineText(const QString &text)
+{
+    Q_D(RetryBanner);
+    if (d->offlineText == text)
+        return;
+    d->offlineText = text;
+    d->showText();
+    Q_EMIT offlineTextChanged(text);
+}
+
+bool RetryBanner::isOffline() const
+{
+    Q_D(const RetryBanner);
+    return d->offline;
+}
+
+void RetryBanner::setOffline(bool offline)
+{
+    Q_D(RetryBanner);
+    if (d->offline == offline)
+        return;
+    d->offline = offline;
+    d->applyType();
+    d->showText();
+    Q_EMIT offlineChanged(offline);
+}
+
+QString RetryBanner::currentText() const
+{
+    Q_D(const RetryBanner);
+    return d->offline ? d->offlineText : d->text;
 }
 
 RetryBanner::MessageType RetryBanner::messageType() const

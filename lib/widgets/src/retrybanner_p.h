@@ -2,6 +2,7 @@
 #define KEEPTRYING_RETRYBANNER_P_H
 
 #include <KeepTrying/retrybanner.h>
+#include <KeepTrying/retrybannercontroller.h>
 
 #include <QtCore/QPointer>
 #include <QtCore/QVariantAnimation>
@@ -61,6 +62,8 @@ public:
 
     void init();
     static Colors colors(RetryBanner::MessageType type);
+    static Colors offlineColors();
+    Colors currentColors() const; // of the look shown now
     void applyType();
     void updateIcon();
     QPixmap defaultIcon(int size, qreal devicePixelRatio) const;
@@ -70,7 +73,8 @@ public:
     void setReveal(qreal reveal);
     void finishShow();
     void finishHide();
-    void followController(bool show);
+    void showText(); // puts currentText() in the label
+    void followController(RetryBannerController::Situation situation);
 
     RetryBanner *q_ptr;
     RetryBannerFrame *frame = nullptr;
@@ -82,6 +86,9 @@ public:
     QPointer<RetryBannerController> ownController; // made by bind()
     QMetaObject::Connection controllerConnection;
     RetryBanner::MessageType type = RetryBanner::Warning;
+    QString text;
+    QString offlineText;
+    bool offline = false;
     QIcon icon;
     qreal reveal = 1.0; // 0 = closed, 1 = fully open
     bool animated = true;

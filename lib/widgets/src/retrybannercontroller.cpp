@@ -2,10 +2,14 @@
 
 #include "logging_p.h"
 
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
 #include <QtNetwork/QNetworkReply>
+
+#include <algorithm>
+#include <climits>
 
 namespace KeepTrying {
 
@@ -18,6 +22,8 @@ bool RetryBannerControllerPrivate::wantsReply(QNetworkReply *reply) const
     return mode == RetryBannerController::TrackAllReplies;
 }
 
+// Does not update(): callers do once they are done with the entry, since a slot of
+// situationChanged() may end the reply and so erase it.
 RetryBannerControllerPrivate::Entry *RetryBannerControllerPrivate::entryFor(QNetworkReply *reply,
                                                                             bool create)
 {
@@ -53,7 +59,12 @@ RetryBannerControllerPrivate::Entry *RetryBannerControllerPrivate::entryFor(QNet
                                                   if (attempt > 1)
                                                       markRetrying(reply);
                                               });
+        entry.connections << QObject::connect(
+            retrying, &RetryingReply::waitingForConnectivityChanged, q,
+            [this, reply](bool waiting) { setWaitingForConnectivity(reply, waiting); });
         entry.retrying = retrying->attemptCount() > 1 || retrying->isWaitingToRetry();
+        if (retrying->isWaitingForConnectivity())
+            entry.waitingSince.start();
     }
     qCDebug(lcWidgets) << "watching" << reply << "retrying" << entry.retrying;
     Q_EMIT q->trackedCountChanged(int(entries.size()));
@@ -82,6 +93,38 @@ void RetryBannerControllerPrivate::markRetrying(QNetworkReply *reply)
     }
 }
 
+void RetryBannerControllerPrivate::setWaitingForConnectivity(QNetworkReply *reply, bool waiting)
+{
+    Entry *entry = entryFor(reply, false);
+    if (!entry || entry->waitingSince.isValid() == waiting)
+        return;
+    if (waiting)
+        entry->waitingSince.start();
+    else
+        entry->waitingSince.invalidate();
+    update();
+}
+
+void RetryBannerControllerPrivate::followReachability()
+{
+    // The manager may have been given another Reachability since the last look.
+    Reachability *current = manager ? manager->reachability() : nullptr;
+    if (current == reachability)
+        return;
+    QObject::disconnect(reachabilityConnection);
+    reachability = current;
+    if (current) {
+        Q_Q(RetryBannerController);
+        reachabilityConnection =
+            QObject::connect(current, &Reachability::stateChanged, q, [this] { update(); });
+    }
+}
+
+bool RetryBannerControllerPrivate::networkOffline() const
+{
+    return reachability && reachability->state() == Reachability::State::Offline;
+}
+
 void RetryBannerControllerPrivate::forget(QNetworkReply *reply)
 {
     auto it = entries.find(reply);
@@ -107,24 +150,57 @@ void RetryBannerControllerPrivate::forgetAll()
 
 void RetryBannerControllerPrivate::update()
 {
-    bool show = false;
+    followReachability();
+    const bool offlineNetwork = networkOffline();
+    bool offline = false;
+    bool slow = false;
+    qint64 nextOfflineCheck = -1; // ms until a waiting reply reaches offlineThresholdMs
     for (const Entry &entry : std::as_const(entries)) {
-        if (entry.retrying && entry.overThreshold) {
-            show = true;
+        // With the network known to be down, every unfinished request waits for it.
+        if (offlineNetwork) {
+            offline = true;
             break;
         }
+        if (entry.waitingSince.isValid()) {
+            const qint64 remaining = offlineThresholdMs - entry.waitingSince.elapsed();
+            if (remaining <= 0) {
+                offline = true;
+                break;
+            }
+            nextOfflineCheck =
+                nextOfflineCheck < 0 ? remaining : std::min(nextOfflineCheck, remaining);
+        }
+        if (entry.retrying && entry.overThreshold)
+            slow = true;
     }
-    if (show == shouldShow)
+    if (!offline && nextOfflineCheck >= 0)
+        offlineTimer.start(int(std::min<qint64>(nextOfflineCheck, INT_MAX)));
+    else
+        offlineTimer.stop();
+
+    const RetryBannerController::Situation now = offline ? RetryBannerController::Offline
+        : slow                                           ? RetryBannerController::Slow
+                                                         : RetryBannerController::Hidden;
+    if (now == situation)
         return;
-    shouldShow = show;
-    qCDebug(lcWidgets) << "shouldShow" << show;
+    situation = now;
+    qCDebug(lcWidgets) << "situation" << now;
     Q_Q(RetryBannerController);
-    Q_EMIT q->shouldShowChanged(show);
+    Q_EMIT q->situationChanged(now);
+    // Read situation again: a slot of situationChanged() may have changed it already.
+    const bool show = situation != RetryBannerController::Hidden;
+    if (show != shouldShow) {
+        shouldShow = show;
+        Q_EMIT q->shouldShowChanged(show);
+    }
 }
 
 RetryBannerController::RetryBannerController(QObject *parent)
     : QObject(parent), d_ptr(std::make_unique<RetryBannerControllerPrivate>(this))
 {
+    Q_D(RetryBannerController);
+    d->offlineTimer.setSingleShot(true);
+    connect(&d->offlineTimer, &QTimer::timeout, this, [d] { d->update(); });
 }
 
 RetryBannerController::~RetryBannerController()
@@ -133,6 +209,8 @@ RetryBannerController::~RetryBannerController()
     // Disconnect before the members go, so no lambda runs on a half-destroyed controller.
     for (const QMetaObject::Connection &c : std::as_const(d->managerConnections))
         disconnect(c);
+    disconnect(d->reachabilityConnection);
+    d->offlineTimer.stop();
     for (auto &entry : d->entries) {
         for (const QMetaObject::Connection &c : std::as_const(entry.connections))
             disconnect(c);
@@ -149,8 +227,11 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
     d->managerConnections.clear();
     d->forgetAll();
     d->manager = manager;
-    if (!manager)
+    d->followReachability();
+    if (!manager) {
+        d->update();
         return;
+    }
 
     d->managerConnections << connect(manager, &RetryingNetworkAccessManager::attemptStarted, this,
                                      [d](QNetworkReply *reply, int attempt) {
@@ -159,6 +240,7 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
                                          d->entryFor(reply, true);
                                          if (attempt > 1)
                                              d->markRetrying(reply);
+                                         d->update(); // a new entry may change the situation
                                      });
     d->managerConnections << connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
                                      [d](QNetworkReply *reply) {
@@ -166,6 +248,7 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
                                              return;
                                          d->entryFor(reply, true);
                                          d->markRetrying(reply);
+                                         d->update();
                                      });
     // finished() follows gaveUp(); nothing to do here but be sure the reply is let go.
     d->managerConnections << connect(manager, &RetryingNetworkAccessManager::gaveUp, this,
@@ -173,6 +256,20 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
                                          if (reply->isFinished())
                                              d->forget(reply);
                                      });
+    d->managerConnections << connect(
+        manager, &RetryingNetworkAccessManager::waitingForConnectivity, this,
+        [d](QNetworkReply *reply, bool waiting) {
+            if (!d->wantsReply(reply) && !d->entryFor(reply, false))
+                return;
+            if (!d->entryFor(reply, waiting))
+                return; // a reply first seen as it stops waiting: nothing to show for it
+            d->setWaitingForConnectivity(reply, waiting);
+            d->update(); // also when the entry was made already waiting
+        });
+    // Simulated offline may be switched on a Reachability shared after setManager().
+    d->managerConnections << connect(manager,
+                                     &RetryingNetworkAccessManager::simulatedOfflineChanged, this,
+                                     [d] { d->update(); });
     d->managerConnections << connect(manager, &QObject::destroyed, this, [d] {
         d->managerConnections.clear();
         d->forgetAll();
@@ -201,7 +298,30 @@ void RetryBannerController::markUserWaiting(QNetworkRequest &request, bool waiti
 bool RetryBannerController::shouldShow() const
 {
     Q_D(const RetryBannerController);
-    return d->shouldShow;
+    return d->situation != Hidden;
+}
+
+RetryBannerController::Situation RetryBannerController::situation() const
+{
+    Q_D(const RetryBannerController);
+    return d->situation;
+}
+
+int RetryBannerController::offlineThresholdMs() const
+{
+    Q_D(const RetryBannerController);
+    return d->offlineThresholdMs;
+}
+
+void RetryBannerController::setOfflineThresholdMs(int thresholdMs)
+{
+    Q_D(RetryBannerController);
+    thresholdMs = qMax(0, thresholdMs);
+    if (d->offlineThresholdMs == thresholdMs)
+        return;
+    d->offlineThresholdMs = thresholdMs;
+    Q_EMIT offlineThresholdMsChanged(thresholdMs);
+    d->update();
 }
 
 int RetryBannerController::thresholdMs() const
@@ -242,6 +362,13 @@ int RetryBannerController::trackedCount() const
 {
     Q_D(const RetryBannerController);
     return int(d->entries.size());
+}
+
+int RetryBannerController::waitingForConnectivityCount() const
+{
+    Q_D(const RetryBannerController);
+    return int(std::count_if(d->entries.cbegin(), d->entries.cend(),
+                             [](const auto &entry) { return entry.waitingSince.isValid(); }));
 }
 
 } // namespace KeepTrying

@@ -10,6 +10,7 @@
 
 namespace KeepTrying {
 
+class Reachability;
 class RetryingNetworkAccessManager;
 
 class RetryBannerControllerPrivate
@@ -22,6 +23,7 @@ public:
     {
         QElapsedTimer running; // since the reply was first seen
         QTimer *thresholdTimer = nullptr; // fires once when running reaches the threshold
+        QElapsedTimer waitingSince; // valid while waiting for connectivity
         bool retrying = false;
         bool overThreshold = false;
         QList<QMetaObject::Connection> connections;
@@ -33,6 +35,9 @@ public:
     Entry *entryFor(QNetworkReply *reply, bool create);
     void armThreshold(Entry &entry);
     void markRetrying(QNetworkReply *reply);
+    void setWaitingForConnectivity(QNetworkReply *reply, bool waiting);
+    bool networkOffline() const;
+    void followReachability();
     void forget(QNetworkReply *reply);
     void forgetAll();
     void update();
@@ -40,12 +45,18 @@ public:
     RetryBannerController *q_ptr;
     QPointer<RetryingNetworkAccessManager> manager;
     QList<QMetaObject::Connection> managerConnections;
+    QPointer<Reachability> reachability; // the manager's, followed for its state
+    QMetaObject::Connection reachabilityConnection;
+    // Fires when the first waiting reply reaches offlineThresholdMs.
+    QTimer offlineTimer;
     // Keys are only compared, never dereferenced after destroyed(): a reply can be
     // half-destroyed when it leaves.
     QHash<QNetworkReply *, Entry> entries;
     RetryBannerController::TrackingMode mode = RetryBannerController::TrackAllReplies;
     int thresholdMs = 1000;
-    bool shouldShow = false;
+    int offlineThresholdMs = 300;
+    RetryBannerController::Situation situation = RetryBannerController::Hidden;
+    bool shouldShow = false; // the value last emitted by shouldShowChanged()
 };
 
 } // namespace KeepTrying

@@ -17,7 +17,9 @@ class RetryBannerPrivate;
 /*!
     A banner that tells the user a request is slow because the network is flaky, and that
     the application keeps trying: "This is taking longer than usual. Please check your
-    network connection while we keep trying."
+    network connection while we keep trying." While the request waits for the network to
+    come back, it says so instead: "You're offline. We'll keep trying and load this as soon
+    as you're back."
 
     When to use it: at the top of a window or view whose content is loaded through a
     RetryingNetworkAccessManager, instead of an error dialog or a "tap to retry" button.
@@ -26,20 +28,25 @@ class RetryBannerPrivate;
     for errors that retrying cannot fix (a wrong password, a 404): show those as errors.
 
     Bind it with one call, bind(): the banner then shows itself while a request of the
-    manager has been retried for longer than a second and hides once it has finished. The
-    decision is made by a RetryBannerController, which can also be made separately (to set
-    its threshold or tracking mode, or to share it between windows) and handed to
-    setController().
+    manager has been retried for longer than a second, switches to its offline message
+    (offline true) while such a request waits for connectivity, and hides once they have
+    finished. The decision is made by a RetryBannerController (its situation property),
+    which can also be made separately (to set its thresholds or tracking mode, or to share
+    it between windows) and handed to setController().
 
     Showing and hiding slide the banner open and closed in a fraction of a second; set
-    animated to false for tests and screenshots. The banner also shows a small busy
-    indicator while visible. Its contentsMargins() (none by default) are kept around the
-    tinted frame, to space it from the window's edges; they open and close with it.
+    animated to false for tests and screenshots. Switching between the slow and the
+    offline message while open changes text and look in place. The banner also shows a
+    small busy indicator while visible. Its contentsMargins() (none by default) are kept
+    around the tinted frame, to space it from the window's edges; they open and close with
+    it.
 */
 class KEEPTRYING_WIDGETS_EXPORT RetryBanner : public QWidget
 {
     Q_OBJECT
     Q_PROPERTY(QString text READ text WRITE setText NOTIFY textChanged)
+    Q_PROPERTY(QString offlineText READ offlineText WRITE setOfflineText NOTIFY offlineTextChanged)
+    Q_PROPERTY(bool offline READ isOffline WRITE setOffline NOTIFY offlineChanged)
     Q_PROPERTY(
         MessageType messageType READ messageType WRITE setMessageType NOTIFY messageTypeChanged)
     Q_PROPERTY(QIcon icon READ icon WRITE setIcon NOTIFY iconChanged)
@@ -48,14 +55,14 @@ class KEEPTRYING_WIDGETS_EXPORT RetryBanner : public QWidget
                    NOTIFY busyIndicatorVisibleChanged)
 
 public:
-    /*! The look of the banner. */
+    /*! The look of the banner while not offline. */
     enum MessageType {
         Information, //!< Soft blue, an "i" icon.
         Warning //!< Soft amber, a warning triangle (the default).
     };
     Q_ENUM(MessageType)
 
-    /*! Makes a hidden banner with defaultText(). */
+    /*! Makes a hidden banner with defaultText() and defaultOfflineText(). */
     explicit RetryBanner(QWidget *parent = nullptr);
     ~RetryBanner() override;
 
@@ -63,24 +70,45 @@ public:
         keep trying.", translated in the "KeepTrying::RetryBanner" context. */
     static QString defaultText();
 
+    /*! "You're offline. We'll keep trying and load this as soon as you're back.",
+        translated in the "KeepTrying::RetryBanner" context. */
+    static QString defaultOfflineText();
+
     /*! Shows the banner whenever \a manager has a request that the user is waiting for
-        retried for over a second, and hides it when those requests have finished. Makes a
+        retried for over a second or waiting for connectivity (then with the offline
+        message), and hides it when those requests have finished. Makes a
         RetryBannerController owned by the banner (or reuses the one a previous bind()
         made) and returns it, so that its threshold or tracking mode can be changed. */
     RetryBannerController *bind(RetryingNetworkAccessManager *manager);
 
-    /*! Follows \a controller's shouldShow from now on, showing or hiding the banner at
-        once to match it. The banner does not take ownership. Null detaches. */
+    /*! Follows \a controller's situation from now on, showing or hiding the banner at
+        once to match it: Slow shows text(), Offline shows offlineText() (offline true).
+        The banner does not take ownership. Null detaches. */
     void setController(RetryBannerController *controller);
     RetryBannerController *controller() const;
 
+    /*! The message shown while not offline (defaultText() unless set). */
     QString text() const;
     void setText(const QString &text);
+
+    /*! The message shown while offline (defaultOfflineText() unless set). */
+    QString offlineText() const;
+    void setOfflineText(const QString &text);
+
+    /*! True while the banner shows its offline message, in its own look (a slate tint and
+        a crossed-out signal icon, whatever messageType and icon are). A bound banner sets
+        it from its controller; it stays as it was while the banner slides closed. */
+    bool isOffline() const;
+    void setOffline(bool offline);
+
+    /*! The message shown now: offlineText() while offline, else text(). */
+    QString currentText() const;
 
     MessageType messageType() const;
     void setMessageType(MessageType type);
 
-    /*! The icon left of the text; a null icon (the default) draws the messageType's own. */
+    /*! The icon left of the text while not offline; a null icon (the default) draws the
+        messageType's own. */
     QIcon icon() const;
     void setIcon(const QIcon &icon);
 
@@ -115,6 +143,8 @@ Q_SIGNALS:
     /*! The banner has become hidden after animatedHide() (also when not animated). */
     void hideAnimationFinished();
     void textChanged(const QString &text);
+    void offlineTextChanged(const QString &text);
+    void offlineChanged(bool offline);
     void messageTypeChanged(KeepTrying::RetryBanner::MessageType type);
     void iconChanged(const QIcon &icon);
     void animatedChanged(bool animated);

@@ -18,14 +18,26 @@ class RetryingNetworkAccessManager;
 class RetryBannerControllerPrivate;
 
 /*!
-    Decides when the "we keep trying" banner should be shown; it holds no widget.
+    Decides when the "we keep trying" banner should be shown, and with which message; it
+    holds no widget.
 
-    The controller watches the requests a user is waiting for and sets shouldShow to true
-    while at least one of them is being retried (a retry was scheduled, or its attempt
-    count is above 1) \e and has been running for longer than thresholdMs (1000 ms by
-    default). shouldShow goes back to false once every such request has finished, with
-    success or not. Quick retries that succeed within the threshold never show anything,
-    so the banner does not flicker on a single lost packet.
+    The controller watches the requests a user is waiting for and sets situation to one of:
+    \list
+    \li Offline, while a watched request waits for connectivity (RetryingReply::
+        isWaitingForConnectivity(): the network or its server cannot be reached, so no
+        attempt is made) and either the manager's Reachability says the network is Offline
+        or the request has waited for offlineThresholdMs (300 ms by default; the short
+        delay keeps a server that answers its first probe from flashing the message).
+        Also Offline, at once, while the network is Offline and any watched request is
+        unfinished, whether or not it waits.
+    \li Slow, otherwise, while a watched request is being retried (a retry was scheduled,
+        or its attempt count is above 1) \e and has been running for longer than
+        thresholdMs (1000 ms by default). Quick retries that succeed within the threshold
+        never show anything, so the banner does not flicker on a single lost packet.
+    \li Hidden, once no request gives a reason to show anything: every such request has
+        finished (with success or not), or stopped waiting and is not slow.
+    \endlist
+    shouldShow is true whenever situation is not Hidden.
 
     Bind it to a manager with one call, setManager(); RetryBanner::bind() does that for
     you. Which replies count:
@@ -36,19 +48,31 @@ class RetryBannerControllerPrivate;
         user is not waiting for (thumbnails, prefetching).
     \endlist
 
-    The controller keeps one timer per tracked reply that fires once at the threshold;
-    nothing is polled. Several banners, status bars or QML items can share one controller.
+    The controller keeps one timer per tracked reply that fires once at the threshold, and
+    one for the offline threshold; nothing is polled. Several banners, status bars or QML
+    items can share one controller.
 */
 class KEEPTRYING_WIDGETS_EXPORT RetryBannerController : public QObject
 {
     Q_OBJECT
     Q_PROPERTY(bool shouldShow READ shouldShow NOTIFY shouldShowChanged)
+    Q_PROPERTY(Situation situation READ situation NOTIFY situationChanged)
+    Q_PROPERTY(int offlineThresholdMs READ offlineThresholdMs WRITE setOfflineThresholdMs NOTIFY
+                   offlineThresholdMsChanged)
     Q_PROPERTY(int thresholdMs READ thresholdMs WRITE setThresholdMs NOTIFY thresholdMsChanged)
     Q_PROPERTY(TrackingMode trackingMode READ trackingMode WRITE setTrackingMode NOTIFY
                    trackingModeChanged)
     Q_PROPERTY(int trackedCount READ trackedCount NOTIFY trackedCountChanged)
 
 public:
+    /*! What the banner should say. */
+    enum Situation {
+        Hidden, //!< Nothing to show.
+        Slow, //!< A request is being retried and taking long: "taking longer than usual".
+        Offline //!< A request waits for the network to come back: "You're offline".
+    };
+    Q_ENUM(Situation)
+
     /*! Which replies of the manager the controller watches. */
     enum TrackingMode {
         TrackAllReplies, //!< Every reply of the manager (the default).
@@ -81,8 +105,11 @@ public:
     /*! Marks \a request as one the user is waiting for (sets UserWaitingAttribute). */
     static void markUserWaiting(QNetworkRequest &request, bool waiting = true);
 
-    /*! True while a watched request is being retried and has run for over thresholdMs. */
+    /*! True while situation is not Hidden. */
     bool shouldShow() const;
+
+    /*! What should be shown now; see the class description for the rules. */
+    Situation situation() const;
 
     /*! How long a retried request must have been running before the banner shows, in
         milliseconds (default 1000; negative values count as 0). Changing it re-evaluates
@@ -90,16 +117,28 @@ public:
     int thresholdMs() const;
     void setThresholdMs(int thresholdMs);
 
+    /*! How long a watched request must have waited for connectivity before situation turns
+        Offline, in milliseconds (default 300; negative values count as 0). Does not apply
+        while the manager's Reachability state is Offline: then Offline shows at once. */
+    int offlineThresholdMs() const;
+    void setOfflineThresholdMs(int thresholdMs);
+
     TrackingMode trackingMode() const;
     /*! Applies to replies seen from now on; replies already watched stay watched. */
     void setTrackingMode(TrackingMode mode);
 
     /*! The number of unfinished replies being watched. */
     int trackedCount() const;
+    /*! The number of watched replies waiting for connectivity now. */
+    int waitingForConnectivityCount() const;
 
 Q_SIGNALS:
     /*! shouldShow changed; emitted once per change, never twice with the same value. */
     void shouldShowChanged(bool shouldShow);
+    /*! situation changed; emitted once per change, before shouldShowChanged() when both
+        change. */
+    void situationChanged(KeepTrying::RetryBannerController::Situation situation);
+    void offlineThresholdMsChanged(int thresholdMs);
     void thresholdMsChanged(int thresholdMs);
     void trackingModeChanged(KeepTrying::RetryBannerController::TrackingMode mode);
     void trackedCountChanged(int count);
