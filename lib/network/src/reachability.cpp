@@ -65,6 +65,10 @@ void ReachabilityPrivate::setBackendState(ReachabilityBackend::State state)
     const Reachability::State before = q->state();
     const ReachabilityBackend::State previousBackendState = lastState;
     lastState = state;
+    if (state == ReachabilityBackend::Offline && previousBackendState != state) {
+        backendOfflineSince.start();
+        provenWhileOffline.clear(); // new evidence: what answered before must answer again
+    }
     if (state == ReachabilityBackend::Online &&
         previousBackendState == ReachabilityBackend::Offline) {
         // Back on a network: what was unreachable may well be reachable now; let the
@@ -115,18 +119,54 @@ QString Reachability::originOf(const QUrl &url)
 bool Reachability::isReachable(const QUrl &url) const
 {
     Q_D(const Reachability);
-    return state() != ReachabilityBackend::Offline && !d->unreachable.contains(originOf(url));
+    if (d->simulatedOffline)
+        return false;
+    const QString key = originOf(url);
+    if (d->unreachable.contains(key))
+        return false;
+    return d->lastState != ReachabilityBackend::Offline || d->provenWhileOffline.contains(key);
+}
+
+void Reachability::watch(const QUrl &url)
+{
+    Q_D(Reachability);
+    if (d->simulatedOffline || d->lastState != ReachabilityBackend::Offline)
+        return;
+    const QString key = originOf(url);
+    if (d->unreachable.contains(key) || d->provenWhileOffline.contains(key))
+        return;
+    // Believe the backend for a while; then check with a probe of our own.
+    const qint64 believed = d->backendOfflineSince.isValid() ? d->backendOfflineSince.elapsed() : 0;
+    auto &origin = d->startProbing(url);
+    d->scheduleProbe(origin, std::max<qint64>(0, d->backendOfflineGraceMs - believed));
+}
+
+void Reachability::setBackendOfflineGrace(qint64 graceMs)
+{
+    Q_D(Reachability);
+    d->backendOfflineGraceMs = std::max<qint64>(0, graceMs);
 }
 
 void Reachability::reportFailure(const QUrl &url)
 {
     Q_D(Reachability);
     const QString key = originOf(url);
+    d->provenWhileOffline.remove(key);
     if (d->unreachable.contains(key))
         return;
-    auto origin = std::make_shared<ReachabilityPrivate::Origin>();
+    auto &origin = d->startProbing(url);
+    qCInfo(lcReachability) << "origin" << key << "unreachable; probing";
+    d->scheduleProbe(origin);
+    Q_EMIT originReachabilityChanged(key, false);
+}
+
+ReachabilityPrivate::Origin &ReachabilityPrivate::startProbing(const QUrl &url)
+{
+    Q_Q(Reachability);
+    const QString key = Reachability::originOf(url);
+    auto origin = std::make_shared<Origin>();
     origin->key = key;
-    QUrl target = d->probeUrls.value(key);
+    QUrl target = probeUrls.value(key);
     if (target.isEmpty()) {
         target = url.adjusted(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery |
                               QUrl::RemoveFragment);
@@ -134,11 +174,9 @@ void Reachability::reportFailure(const QUrl &url)
     }
     origin->probeTarget = target;
     origin->timer.setSingleShot(true);
-    QObject::connect(&origin->timer, &QTimer::timeout, this, [d, key] { d->sendProbe(key); });
-    d->unreachable.insert(key, origin);
-    qCInfo(lcReachability) << "origin" << key << "unreachable; probing";
-    d->scheduleProbe(*origin);
-    Q_EMIT originReachabilityChanged(key, false);
+    QObject::connect(&origin->timer, &QTimer::timeout, q, [this, key] { sendProbe(key); });
+    unreachable.insert(key, origin);
+    return *origin;
 }
 
 void Reachability::reportSuccess(const QUrl &url)
@@ -153,6 +191,8 @@ void ReachabilityPrivate::markReachable(const QString &key)
     const auto origin = unreachable.take(key);
     if (!origin)
         return;
+    if (lastState == ReachabilityBackend::Offline)
+        provenWhileOffline.insert(key);
     origin->timer.stop();
     if (origin->probe) {
         QObject::disconnect(origin->probe, nullptr, q, nullptr);
@@ -163,13 +203,13 @@ void ReachabilityPrivate::markReachable(const QString &key)
     Q_EMIT q->originReachabilityChanged(key, true);
 }
 
-void ReachabilityPrivate::scheduleProbe(Origin &origin)
+void ReachabilityPrivate::scheduleProbe(Origin &origin, qint64 notBeforeMs)
 {
     // Doubling from the initial delay to the cap, with equal jitter: probes of many clients
     // spread out, yet none comes sooner than half its interval.
     const qint64 base = std::min(probeMaxMs, probeInitialMs << std::min(origin.failedProbes, 20));
     const qint64 delay = base / 2 + QRandomGenerator::global()->bounded(base / 2 + 1);
-    origin.timer.start(int(std::clamp<qint64>(delay, 0, INT_MAX)));
+    origin.timer.start(int(std::clamp<qint64>(std::max(delay, notBeforeMs), 0, INT_MAX)));
 }
 
 QNetworkAccessManager *ReachabilityPrivate::probeManager()

@@ -3,8 +3,10 @@
 
 #include <KeepTrying/reachability.h>
 
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QHash>
 #include <QtCore/QPointer>
+#include <QtCore/QSet>
 #include <QtCore/QTimer>
 
 #include <memory>
@@ -31,7 +33,8 @@ public:
         int failedProbes = 0;
     };
 
-    void scheduleProbe(Origin &origin);
+    void scheduleProbe(Origin &origin, qint64 notBeforeMs = 0);
+    Origin &startProbing(const QUrl &url);
     void sendProbe(const QString &key);
     void onProbeFinished(const QString &key, QNetworkReply *reply);
     void markReachable(const QString &key);
@@ -45,6 +48,9 @@ public:
     bool simulatedOffline = false;
     QHash<QString, std::shared_ptr<Origin>> unreachable;
     QHash<QString, QUrl> probeUrls;
+    QSet<QString> provenWhileOffline; // answered a probe although the backend says Offline
+    QElapsedTimer backendOfflineSince;
+    qint64 backendOfflineGraceMs = 3000;
     QNetworkAccessManager *probes = nullptr;
     qint64 probeInitialMs = 250;
     qint64 probeMaxMs = 1000;

@@ -220,6 +220,7 @@ bool RetryingReplyPrivate::park(ParkReason reason)
     }
     if (reason == ParkReason::Breaker)
         return setWaiting(true);
+    reachability->watch(request.url());
     const QPointer<RetryingReply> alive(q);
     Q_EMIT q->waitingForConnectivityChanged(true);
     if (alive && manager)
@@ -237,8 +238,13 @@ bool RetryingReplyPrivate::mayGo() const
 void RetryingReplyPrivate::checkParked()
 {
     Q_Q(RetryingReply);
-    if (!parked || done || staggerTimer.isActive() || !mayGo())
+    if (!parked || done || staggerTimer.isActive())
         return;
+    if (!mayGo()) {
+        if (parkReason == ParkReason::Connectivity && reachability)
+            reachability->watch(request.url()); // the backend may have gone Offline anew
+        return;
+    }
     // Reachable again: go now, give or take a small random stagger so that many waiting
     // requests do not reach the server in the same instant.
     const qint64 stagger = std::max<qint64>(0, policy.reconnectStaggerMs);

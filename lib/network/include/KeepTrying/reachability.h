@@ -66,14 +66,25 @@ public:
     /*! The origin key of \a url: "scheme://host:port" with the default port filled in. */
     static QString originOf(const QUrl &url);
 
-    /*! False while the network is offline (state()) or the origin of \a url is known to
-        be unreachable; true otherwise, also when nothing is known. */
+    /*! False while the origin of \a url is known to be unreachable, or the network is
+        offline (state()) and no probe has shown this origin answering since; true otherwise,
+        also when nothing is known. */
     bool isReachable(const QUrl &url) const;
     /*! A request to \a url met a connectivity fault: its origin counts as unreachable
         until a probe or a request gets a response, and probing starts. */
     void reportFailure(const QUrl &url);
     /*! A request to \a url got an HTTP response (any status): its origin is reachable. */
     void reportSuccess(const QUrl &url);
+
+    /*! A request to \a url waits for connectivity. When only the backend's Offline keeps it
+        waiting, its origin is probed once that Offline has lasted backendOfflineGraceMs:
+        backends can be wrong (a link with no default route reads "disconnected" while a
+        server on it answers), and a probe that gets an answer lets the origin's requests go.
+        Nothing is probed in simulated offline mode. */
+    void watch(const QUrl &url);
+    /*! How long the backend's Offline is believed without checking, in milliseconds
+        (default 3000). */
+    void setBackendOfflineGrace(qint64 graceMs);
 
     /*! Probes \a origin (any URL on it) with a HEAD of \a probe instead of its root. */
     void setProbeUrl(const QUrl &origin, const QUrl &probe);
