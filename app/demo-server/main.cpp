@@ -33,6 +33,8 @@ int main(int argc, char *argv[])
             "Fault SPEC: comma-separated key=value: route=GLOB, method=METHOD, status=CODE,\n"
             "count=N, rate=P, retry-after=SECONDS|HTTP-DATE, latency=MS,\n"
             "drop=before-headers|mid-body. Example: route=/api/entries*,status=503,count=2\n\n"
+            "Capacity: --service-time MS makes every request take MS to serve, and\n"
+            "--max-concurrent N sheds requests over N in progress with 503.\n\n"
             "At run time (loopback only): GET|POST|DELETE /_admin/faults,\n"
             "POST /_admin/down?seconds=S, GET /_admin/stats, POST /_admin/stats/reset.")
             .arg(DemoServer::demoClientId(), DemoServer::demoClientSecret(),
@@ -53,7 +55,16 @@ int main(int argc, char *argv[])
     const QCommandLineOption verboseOption(
         QStringList { QStringLiteral("v"), QStringLiteral("verbose") },
         QStringLiteral("Log every request on stderr."));
-    parser.addOptions({ portOption, hostOption, faultOption, seedOption, verboseOption });
+    const QCommandLineOption maxConcurrentOption(
+        QStringLiteral("max-concurrent"),
+        QStringLiteral("Serve at most N requests at once, 503 above (0: no limit)."),
+        QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption serviceTimeOption(
+        QStringLiteral("service-time"),
+        QStringLiteral("Answer every request MS milliseconds after it arrived (0..600000)."),
+        QStringLiteral("MS"), QStringLiteral("0"));
+    parser.addOptions({ portOption, hostOption, faultOption, seedOption, maxConcurrentOption,
+                        serviceTimeOption, verboseOption });
     parser.process(app);
 
     if (!parser.positionalArguments().isEmpty())
@@ -74,6 +85,14 @@ int main(int argc, char *argv[])
             return usageError(QStringLiteral("--seed must be a non-negative integer"));
         server.setSeed(seed);
     }
+    const int maxConcurrent = parser.value(maxConcurrentOption).toInt(&ok);
+    if (!ok || maxConcurrent < 0)
+        return usageError(QStringLiteral("--max-concurrent must be a non-negative integer"));
+    server.setMaxConcurrent(maxConcurrent);
+    const int serviceTime = parser.value(serviceTimeOption).toInt(&ok);
+    if (!ok || serviceTime < 0 || serviceTime > 600000)
+        return usageError(QStringLiteral("--service-time must be milliseconds from 0 to 600000"));
+    server.setServiceTime(serviceTime);
     const QStringList faults = parser.values(faultOption);
     for (const QString &spec : faults) {
         QString errorMessage;

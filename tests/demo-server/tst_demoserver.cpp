@@ -14,7 +14,9 @@
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 using KeepTrying::Demo::DemoServer;
 
@@ -65,6 +67,7 @@ private Q_SLOTS:
     void dropMidBody();
     void dropMidBodyAfterWriteIsApplied();
     void goDownRefusesThenRecovers();
+    void capacityShedsAboveMaxConcurrent();
     void stats();
     void badFaultSpecs_data();
     void badFaultSpecs();
@@ -75,6 +78,8 @@ private Q_SLOTS:
     void runsInWorkerThread();
     void executable();
     void executableRejectsBadFault();
+    void executableRejectsBadCapacity_data();
+    void executableRejectsBadCapacity();
 
 private:
     Result send(const QByteArray &method, const QString &path, const QByteArray &body = {},
@@ -691,6 +696,63 @@ void tst_DemoServer::goDownRefusesThenRecovers()
     QCOMPARE(get(QStringLiteral("/api/version")).status, 200);
 }
 
+void tst_DemoServer::capacityShedsAboveMaxConcurrent()
+{
+    QCOMPARE(m_server->maxConcurrent(), 0);
+    QCOMPARE(m_server->serviceTime(), 0);
+    const QByteArray bearer = "Bearer " + token();
+    m_server->resetStats();
+    m_server->setServiceTime(400);
+    m_server->setMaxConcurrent(2);
+    QCOMPARE(m_server->maxConcurrent(), 2);
+    QCOMPARE(m_server->serviceTime(), 400);
+
+    // Five at once (Qt opens up to six connections per host): two are served, three shed.
+    std::vector<std::unique_ptr<QNetworkReply>> replies;
+    for (int i = 0; i < 5; ++i) {
+        QNetworkRequest request(
+            QUrl(m_server->baseUrl().toString() + QStringLiteral("/api/version")));
+        request.setRawHeader("Authorization", bearer);
+        replies.emplace_back(m_nam->get(request));
+    }
+    const auto statusOf = [](const std::unique_ptr<QNetworkReply> &reply) {
+        return reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    };
+    const auto count = [&](int status) {
+        return std::count_if(replies.cbegin(), replies.cend(), [&](const auto &reply) {
+            return reply->isFinished() && statusOf(reply) == status;
+        });
+    };
+    // Shedding is immediate: the 503s are back while the served two are still being worked on.
+    QTRY_COMPARE_WITH_TIMEOUT(count(503), 3, 10000);
+    QCOMPARE(count(200), 0);
+    // Admin requests are never limited.
+    QCOMPARE(send("GET", QStringLiteral("/_admin/stats")).status, 200);
+    QTRY_COMPARE_WITH_TIMEOUT(count(200), 2, 10000);
+    for (const auto &reply : replies) {
+        if (statusOf(reply) == 503) {
+            QCOMPARE(reply->error(), QNetworkReply::ServiceUnavailableError);
+            QVERIFY(reply->rawHeader("Retry-After").isEmpty());
+            QVERIFY(reply->readAll().contains("at most 2 requests at a time"));
+        } else {
+            QCOMPARE(reply->readAll(), QByteArray("\"2.6.9\""));
+        }
+    }
+    const QJsonObject stats = m_server->stats();
+    QCOMPARE(stats.value(QLatin1String("total_requests")).toInt(), 5);
+    QCOMPARE(stats.value(QLatin1String("capacity_rejections")).toInt(), 3);
+    QCOMPARE(stats.value(QLatin1String("peak_in_progress")).toInt(), 2);
+    QCOMPARE(stats.value(QLatin1String("faults_injected")).toInt(), 0);
+
+    // The slots are free again; a fault applies only to requests that are served.
+    QVERIFY(m_server->addFault(QStringLiteral("status=500,count=1")));
+    m_server->setServiceTime(0);
+    QCOMPARE(get(QStringLiteral("/api/version")).status, 500);
+    QCOMPARE(get(QStringLiteral("/api/version")).status, 200);
+    m_server->setMaxConcurrent(-1); // counts as no limit
+    QCOMPARE(m_server->maxConcurrent(), 0);
+}
+
 void tst_DemoServer::stats()
 {
     QSignalSpy received(m_server.get(), &DemoServer::requestReceived);
@@ -938,6 +1000,33 @@ void tst_DemoServer::executableRejectsBadFault()
     QCOMPARE(process.exitCode(), 2);
     QVERIFY(process.readAllStandardOutput().isEmpty());
     QVERIFY(process.readAllStandardError().contains("invalid fault spec 'status=700'"));
+}
+
+void tst_DemoServer::executableRejectsBadCapacity_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QByteArray>("message");
+    QTest::newRow("negative max-concurrent")
+        << QStringList { QStringLiteral("--max-concurrent"), QStringLiteral("-1") }
+        << QByteArray("--max-concurrent must be a non-negative integer");
+    QTest::newRow("word max-concurrent")
+        << QStringList { QStringLiteral("--max-concurrent"), QStringLiteral("many") }
+        << QByteArray("--max-concurrent must be a non-negative integer");
+    QTest::newRow("service-time too long")
+        << QStringList { QStringLiteral("--service-time"), QStringLiteral("600001") }
+        << QByteArray("--service-time must be milliseconds from 0 to 600000");
+}
+
+void tst_DemoServer::executableRejectsBadCapacity()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QByteArray, message);
+    QProcess process;
+    process.start(QStringLiteral(KEEPTRYING_DEMO_SERVER_EXECUTABLE), arguments);
+    QVERIFY(process.waitForFinished(10000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 2);
+    QVERIFY(process.readAllStandardError().contains(message));
 }
 
 QTEST_GUILESS_MAIN(tst_DemoServer)

@@ -34,6 +34,7 @@ namespace {
 constexpr qsizetype maxRecordedRequests = 1000;
 constexpr int defaultPerPage = 30;
 constexpr int tokenLifetimeSeconds = 3600;
+constexpr int maxServiceTimeMs = 600000; // as the latency fault
 const char wallabagVersion[] = "\"2.6.9\"";
 
 const QRegularExpression &tokenPath()
@@ -247,6 +248,8 @@ void DemoServerPrivate::onRequest(const QHttpServerRequest &request,
     }
 
     std::optional<FaultSpec> fault;
+    int shedAbove = 0; // the capacity the request was shed at, 0 when it is served
+    int delayMs = 0;
     {
         QMutexLocker locker(&mutex);
         ++totalRequests;
@@ -255,26 +258,53 @@ void DemoServerPrivate::onRequest(const QHttpServerRequest &request,
             RecordedRequest { copy.method, copy.path, copy.rawQuery, copy.headers, copy.body });
         if (qsizetype(recorded.size()) > maxRecordedRequests)
             recorded.pop_front();
-        fault = takeFault(copy);
+        if (maxConcurrent > 0 && inProgress >= maxConcurrent) {
+            shedAbove = maxConcurrent;
+            ++capacityRejections;
+        } else {
+            ++inProgress;
+            peakInProgress = std::max(peakInProgress, inProgress);
+            fault = takeFault(copy);
+            delayMs = serviceTimeMs + (fault ? fault->latencyMs : 0);
+        }
     }
-    if (fault)
+    if (shedAbove > 0)
+        qCDebug(lcDemoServer).noquote() << copy.method << copy.path << "shed for capacity";
+    else if (fault)
         qCDebug(lcDemoServer).noquote() << copy.method << copy.path << "with fault" << fault->text;
     else
         qCDebug(lcDemoServer).noquote() << copy.method << copy.path;
     Q_EMIT q->requestReceived(copy.method, copy.path);
 
-    if (fault && fault->latencyMs > 0) {
+    if (shedAbove > 0) {
+        // Load shedding: cheap and at once, as a busy server's front end would.
+        write(
+            responder,
+            HttpResponse::restError(
+                503, QStringLiteral("Over capacity: at most %1 requests at a time").arg(shedAbove)),
+            copy.method == "HEAD");
+        return;
+    }
+    if (delayMs > 0) {
         // Answer later from a timer so that other connections keep being served meanwhile.
         // The responder is move-only and the timer's functor must be copyable.
         auto shared = std::make_shared<QHttpServerResponder>(std::move(responder));
         const QPointer<QTcpSocket> guard(socket);
-        QTimer::singleShot(fault->latencyMs, q, [this, copy, fault, shared, guard] {
+        QTimer::singleShot(delayMs, q, [this, copy, fault, shared, guard] {
             if (guard && guard->state() == QAbstractSocket::ConnectedState)
                 respond(copy, fault, *shared, guard);
+            requestDone(); // a connection gone meanwhile frees its slot all the same
         });
         return;
     }
     respond(copy, fault, responder, socket);
+    requestDone();
+}
+
+void DemoServerPrivate::requestDone()
+{
+    QMutexLocker locker(&mutex);
+    --inProgress;
 }
 
 std::optional<FaultSpec> DemoServerPrivate::takeFault(const HttpRequest &request)
@@ -820,6 +850,8 @@ QJsonObject DemoServerPrivate::statsLocked() const
         { QStringLiteral("writes_applied"), writesApplied },
         { QStringLiteral("duplicate_writes_rejected"), duplicateWritesRejected },
         { QStringLiteral("faults_injected"), faultsInjected },
+        { QStringLiteral("capacity_rejections"), capacityRejections },
+        { QStringLiteral("peak_in_progress"), peakInProgress },
     };
 }
 
@@ -961,6 +993,34 @@ void DemoServer::setSeed(quint32 seed)
     d->random.seed(seed);
 }
 
+void DemoServer::setMaxConcurrent(int requests)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->maxConcurrent = std::max(0, requests);
+}
+
+int DemoServer::maxConcurrent() const
+{
+    Q_D(const DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return d->maxConcurrent;
+}
+
+void DemoServer::setServiceTime(int milliseconds)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->serviceTimeMs = std::clamp(milliseconds, 0, maxServiceTimeMs);
+}
+
+int DemoServer::serviceTime() const
+{
+    Q_D(const DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return d->serviceTimeMs;
+}
+
 void DemoServer::goDown(int milliseconds)
 {
     Q_D(DemoServer);
@@ -999,6 +1059,8 @@ void DemoServer::resetStats()
     d->writesApplied = 0;
     d->duplicateWritesRejected = 0;
     d->faultsInjected = 0;
+    d->capacityRejections = 0;
+    d->peakInProgress = d->inProgress;
     d->requestsPerRoute.clear();
     d->recorded.clear();
 }

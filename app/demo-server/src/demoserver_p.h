@@ -87,6 +87,7 @@ public:
     HttpResponse image(const HttpRequest &request, const QString &name) const;
     QString publicBaseUrl(const HttpRequest &request) const;
     std::optional<FaultSpec> takeFault(const HttpRequest &request);
+    void requestDone(); // a request that counted against the capacity was answered
     QJsonObject statsLocked() const;
 
     void goDown(int milliseconds);
@@ -122,6 +123,11 @@ public:
     qint64 writesApplied = 0;
     qint64 duplicateWritesRejected = 0;
     qint64 faultsInjected = 0;
+    int maxConcurrent = 0; // 0: no limit
+    int serviceTimeMs = 0;
+    int inProgress = 0;
+    int peakInProgress = 0;
+    qint64 capacityRejections = 0;
     QMap<QString, qint64> requestsPerRoute;
     std::deque<RecordedRequest> recorded;
 };

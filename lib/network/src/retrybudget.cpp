@@ -135,6 +135,12 @@ qint64 RetryBudget::msUntilRetry(const QUrl &url) const
     return qint64(std::ceil(missing / d->settings.minRetriesPerSecond * 1000));
 }
 
+void RetryBudget::reset(const QUrl &url)
+{
+    Q_D(RetryBudget);
+    d->buckets.remove(Reachability::originOf(url)); // recreated full on next use
+}
+
 double RetryBudget::tokens(const QUrl &url) const
 {
     Q_D(const RetryBudget);

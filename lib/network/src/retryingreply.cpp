@@ -283,16 +283,6 @@ void RetryingReplyPrivate::startAttempt()
         park(ParkReason::Connectivity);
         return;
     }
-    // A retry of a server fault needs the retry budget's consent; refused, it waits.
-    if (pendingServerRetry && budget && !budget->tryRetry(request.url())) {
-        if (!unpark())
-            return;
-        retryTimer.start(int(std::clamp<qint64>(budget->msUntilRetry(request.url()), 1, INT_MAX)),
-                         Qt::PreciseTimer, q);
-        setWaiting(true);
-        return;
-    }
-    pendingServerRetry = false;
     if (breaker) {
         switch (breaker->tryAcquire(request.url())) {
         case CircuitBreaker::Allowed:
@@ -321,6 +311,21 @@ void RetryingReplyPrivate::startAttempt()
             return;
         }
     }
+    // A retry of a server fault needs the retry budget's consent; refused, it waits (and
+    // gives back a probe slot the breaker granted it).
+    if (pendingServerRetry && budget && !budget->tryRetry(request.url())) {
+        if (holdsProbe && breaker) {
+            holdsProbe = false;
+            breaker->releaseProbe(request.url());
+        }
+        if (!unpark())
+            return;
+        retryTimer.start(int(std::clamp<qint64>(budget->msUntilRetry(request.url()), 1, INT_MAX)),
+                         Qt::PreciseTimer, q);
+        setWaiting(true);
+        return;
+    }
+    pendingServerRetry = false;
     if (!unpark())
         return;
 
@@ -702,19 +707,27 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
             else if (fault == FaultClass::Connectivity && policy.waitForConnectivity)
                 reachability->reportFailure(url);
         }
+        // Whether the breaker was closed when this answer came: failures that arrive while
+        // it is open or half-open are the breaker's business, not the budget's.
+        const bool breakerClosed = !breaker || breaker->state(url) == CircuitBreaker::Closed;
         if (breaker) {
             const bool probe = std::exchange(holdsProbe, false);
-            if (fault == FaultClass::Connectivity || fault == FaultClass::Server)
+            if (fault == FaultClass::Connectivity || fault == FaultClass::Server) {
                 breaker->recordFailure(url, probe);
-            else if (outcome.httpStatus > 0 || fault == FaultClass::None)
+            } else if (outcome.httpStatus > 0 || fault == FaultClass::None) {
                 breaker->recordSuccess(url, probe); // the server answered: 4xx do not count
-            else if (probe)
+                // A probe that closed the breaker shows the origin has recovered: the retries
+                // its outage cost must not hold back the requests that waited for it.
+                if (probe && budget && breaker->state(url) == CircuitBreaker::Closed)
+                    budget->reset(url);
+            } else if (probe) {
                 breaker->releaseProbe(url);
+            }
         }
         if (budget) {
-            if (fault == FaultClass::Server)
+            if (fault == FaultClass::Server && breakerClosed)
                 budget->recordFailure(url);
-            else if (outcome.httpStatus > 0)
+            else if (outcome.httpStatus > 0 && fault != FaultClass::Server)
                 budget->recordSuccess(url);
         }
     }

@@ -58,6 +58,9 @@ public:
     bool tryRetry(const QUrl &url);
     /*! Milliseconds until tryRetry() may say yes through the floor (0: it may now). */
     qint64 msUntilRetry(const QUrl &url) const;
+    /*! Fills the bucket of the origin of \a url again, e.g. when its circuit breaker has
+        closed after a successful probe. */
+    void reset(const QUrl &url);
     /*! Tokens in the bucket of the origin of \a url. */
     double tokens(const QUrl &url) const;
 

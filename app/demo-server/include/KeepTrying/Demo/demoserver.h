@@ -68,12 +68,19 @@ class DemoServerPrivate;
     then the rate draw) applies to it. Requests that get a status or before-headers fault
     are not applied.
 
+    \section Capacity
+    A real server does its work in some time and serves only so many requests at once;
+    setServiceTime() and setMaxConcurrent() make the demo server behave so, for load tests
+    such as the thundering-herd benchmark. A request over the limit is shed at once with
+    503 (no Retry-After), before faults are looked at.
+
     \section Threads
     The server lives in the thread that created it (or the one it was moved to), which
     needs an event loop; the reader runs it on a worker QThread. Call listen() in that
     thread. addFault(), clearFaults(), faults(), setSeed(), goDown(), isDown(), stats(),
     totalRequests(), resetStats(), articleCount(), recordedRequests() and baseUrl() may be
-    called from any thread.
+    called from any thread, as may setMaxConcurrent(), maxConcurrent(), setServiceTime() and
+    serviceTime().
 */
 class DemoServer : public QObject
 {
@@ -107,6 +114,24 @@ public:
     void setSeed(quint32 seed);
 
     /*!
+        Serves at most \a requests requests at once; 0 (the default) means no limit. A
+        request is in progress from its arrival until its answer is written (service time
+        and latency faults included). One that arrives while \a requests are in progress
+        is answered 503 at once, without Retry-After; it is counted in total_requests and
+        capacity_rejections, but gets no fault and is not applied. Negative values count as 0.
+    */
+    void setMaxConcurrent(int requests);
+    int maxConcurrent() const;
+    /*!
+        Answers every request that is served (not admin requests, not those shed for
+        capacity) \a milliseconds (0..600000, clamped) after it arrived, plus any latency
+        fault: the time the server takes to do the work, so that requests overlap. Other
+        connections are served meanwhile. Default 0.
+    */
+    void setServiceTime(int milliseconds);
+    int serviceTime() const;
+
+    /*!
         Stops listening and closes the open connections, so new connections are refused,
         then listens again on the same address and port after \a milliseconds. Calling it
         while down restarts the wait. Called from another thread, it is queued to the
@@ -117,9 +142,11 @@ public:
 
     /*!
         \c{{"total_requests": N, "requests_per_route": {"GET /api/entries.json": N, ...},
-        "writes_applied": N, "duplicate_writes_rejected": N, "faults_injected": N}}.
-        Routes are named by their pattern (\c{PATCH /api/entries/{id}.json}); paths that
-        match no route by themselves.
+        "writes_applied": N, "duplicate_writes_rejected": N, "faults_injected": N,
+        "capacity_rejections": N, "peak_in_progress": N}}. Routes are named by their
+        pattern (\c{PATCH /api/entries/{id}.json}); paths that match no route by
+        themselves. peak_in_progress is the most requests served at once (see
+        setMaxConcurrent()).
     */
     QJsonObject stats() const;
     qint64 totalRequests() const;

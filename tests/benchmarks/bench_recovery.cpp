@@ -1,0 +1,329 @@
+// How fast do waiting requests recover when the network or the server comes back, and how
+// much do they send while it is away? 100 GETs wait through an outage of the demo server;
+// KeepTrying (library defaults) is compared in the same run with plain QNetworkAccessManager
+// loops that follow common retry schedules:
+//
+//   (a) signal: a reachability backend says offline at the start and online when the server
+//       is back (KeepTrying only; the plain loops do not listen to any signal);
+//   (b) probe:  no backend at all, so only probes and request outcomes tell.
+//
+//   fetchWithRetry  1 s doubling, 5 s cap, no jitter, forever
+//   retryRequest    2 s, 4 s, 8 s … capped at 32 s, forever
+//   Apollo          RetryLink defaults: 300 ms doubling, full jitter, 5 attempts in all
+//
+// The GETs are made at random times in the first half of the outage. Every outage is real
+// time; KeepTrying runs alone, the plain loops in parallel with each other. "Sent" counts the
+// requests the client started while the server was down (they are refused, so the server itself
+// sees none): first attempts, then repeats (retries and probes).
+//
+//   bench_recovery [--quick]      (--quick: outages of 1, 2 and 5 s only)
+
+#include <KeepTrying/reachability.h>
+#include <KeepTrying/reachabilitybackend.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include <KeepTrying/Demo/demoserver.h>
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QCoreApplication>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QEventLoop>
+#include <QtCore/QLoggingCategory>
+#include <QtCore/QRandomGenerator>
+#include <QtCore/QTimer>
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkReply>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+using namespace KeepTrying;
+using KeepTrying::Demo::DemoServer;
+
+namespace {
+
+constexpr int waitingRequests = 100;
+
+enum class Strategy { KeepTryingSignal, KeepTryingProbe, FetchWithRetry, RetryRequest, Apollo };
+
+const char *nameOf(Strategy strategy)
+{
+    switch (strategy) {
+    case Strategy::KeepTryingSignal:
+        return "KeepTrying (a) signal";
+    case Strategy::KeepTryingProbe:
+        return "KeepTrying (b) probe";
+    case Strategy::FetchWithRetry:
+        return "fetchWithRetry";
+    case Strategy::RetryRequest:
+        return "retryRequest";
+    case Strategy::Apollo:
+        return "Apollo RetryLink";
+    }
+    return "";
+}
+
+class SwitchBackend : public ReachabilityBackend
+{
+public:
+    State state() const override { return m_state; }
+    QString name() const override { return QStringLiteral("bench"); }
+    void setState(State state)
+    {
+        if (state == m_state)
+            return;
+        m_state = state;
+        Q_EMIT stateChanged(state);
+    }
+
+private:
+    State m_state = Online;
+};
+
+// The delay before retry number \a retry (from 1) of a plain loop, or -1 to give up.
+qint64 seedDelay(Strategy strategy, int retry)
+{
+    switch (strategy) {
+    case Strategy::FetchWithRetry:
+        return std::min<qint64>(5000, qint64(1000) << std::min(retry - 1, 10));
+    case Strategy::RetryRequest:
+        return std::min<qint64>(32000, qint64(2000) << std::min(retry - 1, 10));
+    case Strategy::Apollo: {
+        // apollo-link-retry: max 5 attempts, the first included; with jitter the delay is
+        // random in [0, initial * 2^count).
+        if (retry >= 5)
+            return -1;
+        const double base = 300.0 * std::pow(2.0, retry);
+        return qint64(QRandomGenerator::global()->generateDouble() * base);
+    }
+    case Strategy::KeepTryingSignal:
+    case Strategy::KeepTryingProbe:
+        break;
+    }
+    return -1;
+}
+
+// One strategy through one outage: its own server, its own client.
+class Run : public QObject
+{
+public:
+    Run(Strategy strategy, int outageMs) : m_strategy(strategy), m_outageMs(outageMs) { }
+
+    Strategy strategy() const { return m_strategy; }
+    int outageMs() const { return m_outageMs; }
+    bool isDone() const { return m_succeeded + m_failed == waitingRequests; }
+    qint64 recoveryMs() const { return m_recoveryMs; }
+    int failed() const { return m_failed; }
+    int firstSentWhileDown() const { return m_firstWhileDown; }
+    int repeatsSentWhileDown() const { return m_repeatsWhileDown; }
+
+    bool start()
+    {
+        if (m_server.listen() == 0)
+            return false;
+        connect(&m_server, &DemoServer::downChanged, this, [this](bool down) {
+            if (down)
+                return;
+            m_sinceBack.start();
+            if (m_backend)
+                m_backend->setState(ReachabilityBackend::Online);
+            if (m_retrying)
+                m_repeatsWhileDown +=
+                    int(m_retrying->reachability()->probeCount() - m_probesAtDown);
+        });
+        if (m_strategy == Strategy::KeepTryingSignal || m_strategy == Strategy::KeepTryingProbe) {
+            auto *manager = new RetryingNetworkAccessManager(this);
+            m_retrying = manager;
+            m_manager = manager;
+            if (m_strategy == Strategy::KeepTryingSignal) {
+                m_backend = new SwitchBackend;
+                m_backend->setParent(this);
+                manager->reachability()->setBackend(m_backend);
+            } else {
+                manager->reachability()->setBackend(nullptr);
+            }
+            connect(manager, &RetryingNetworkAccessManager::attemptStarted, this,
+                    [this](QNetworkReply *, int attempt) { countSent(attempt == 1); });
+        } else {
+            m_manager = new QNetworkAccessManager(this);
+        }
+
+        m_server.goDown(m_outageMs);
+        if (m_backend)
+            m_backend->setState(ReachabilityBackend::Offline);
+        if (m_retrying)
+            m_probesAtDown = m_retrying->reachability()->probeCount();
+        // The GETs are made at random times in the first half of the outage, as users would
+        // make them; all at the same instant would let a fixed schedule line up with the
+        // server's return by luck.
+        for (int i = 0; i < waitingRequests; ++i) {
+            const int at = int(QRandomGenerator::global()->bounded(m_outageMs / 2));
+            QTimer::singleShot(at, this, [this, i] { send(i, 1); });
+        }
+        return true;
+    }
+
+private:
+    QUrl url(int index) const
+    {
+        QUrl url = m_server.baseUrl();
+        url.setPath(QStringLiteral("/images/preview-01.png"));
+        url.setQuery(QStringLiteral("n=") + QString::number(index));
+        return url;
+    }
+
+    void countSent(bool first)
+    {
+        if (!m_server.isDown())
+            return;
+        first ? ++m_firstWhileDown : ++m_repeatsWhileDown;
+    }
+
+    void send(int index, int attempt)
+    {
+        QNetworkReply *reply = m_manager->get(QNetworkRequest(url(index)));
+        if (!m_retrying)
+            countSent(attempt == 1);
+        connect(reply, &QNetworkReply::finished, this, [this, reply, index, attempt] {
+            reply->deleteLater();
+            const bool answered =
+                reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() > 0;
+            if (reply->error() == QNetworkReply::NoError) {
+                ++m_succeeded;
+            } else if (!m_retrying && !answered) {
+                const qint64 delay = seedDelay(m_strategy, attempt);
+                if (delay >= 0) {
+                    QTimer::singleShot(delay, this,
+                                       [this, index, attempt] { send(index, attempt + 1); });
+                    return;
+                }
+                ++m_failed;
+            } else {
+                ++m_failed;
+            }
+            if (m_sinceBack.isValid() && reply->error() == QNetworkReply::NoError)
+                m_recoveryMs = m_sinceBack.elapsed();
+        });
+    }
+
+    Strategy m_strategy;
+    int m_outageMs;
+    DemoServer m_server;
+    QNetworkAccessManager *m_manager = nullptr;
+    RetryingNetworkAccessManager *m_retrying = nullptr;
+    SwitchBackend *m_backend = nullptr;
+    QElapsedTimer m_sinceBack;
+    qint64 m_probesAtDown = 0;
+    qint64 m_recoveryMs = -1; // "back" to the last success
+    int m_succeeded = 0;
+    int m_failed = 0;
+    int m_firstWhileDown = 0;
+    int m_repeatsWhileDown = 0;
+};
+
+// Starts the runs together and returns when all are done.
+void runAll(const std::vector<Run *> &runs)
+{
+    QEventLoop loop;
+    QTimer poll;
+    poll.setInterval(10);
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (std::all_of(runs.begin(), runs.end(), [](Run *run) { return run->isDone(); }))
+            loop.quit();
+    });
+    for (Run *run : runs) {
+        if (!run->start())
+            qFatal("cannot listen on loopback");
+    }
+    poll.start();
+    loop.exec();
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n == 0 ? -1 : (n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Recovery after an outage: KeepTrying against plain retry loops."));
+    parser.addHelpOption();
+    const QCommandLineOption quickOption(QStringLiteral("quick"),
+                                         QStringLiteral("Outages of 1, 2 and 5 s only."));
+    parser.addOption(quickOption);
+    parser.process(app);
+    // The breaker's trip warnings are expected here; the table says what happened.
+    QLoggingCategory::setFilterRules(QStringLiteral("keeptrying.*.warning=false"));
+
+    const std::vector<int> outages = parser.isSet(quickOption)
+        ? std::vector<int> { 1000, 2000, 5000 }
+        : std::vector<int> { 1000, 2000, 5000, 10000, 20000 };
+    std::vector<std::unique_ptr<Run>> runs;
+
+    // KeepTrying alone, one outage at a time, so that nothing else shares the event loop.
+    for (int outage : outages) {
+        for (Strategy strategy : { Strategy::KeepTryingSignal, Strategy::KeepTryingProbe }) {
+            std::fprintf(stderr, "%s, outage %d s...\n", nameOf(strategy), outage / 1000);
+            runs.push_back(std::make_unique<Run>(strategy, outage));
+            runAll({ runs.back().get() });
+        }
+    }
+    // The plain loops recover in seconds: run them all at once.
+    std::fprintf(stderr, "plain QNetworkAccessManager loops, all outages at once...\n");
+    std::vector<Run *> seeds;
+    for (int outage : outages) {
+        for (Strategy strategy :
+             { Strategy::FetchWithRetry, Strategy::RetryRequest, Strategy::Apollo }) {
+            runs.push_back(std::make_unique<Run>(strategy, outage));
+            seeds.push_back(runs.back().get());
+        }
+    }
+    runAll(seeds);
+
+    std::printf("%d GETs made during the first half of an outage of the server; recovery = from "
+                "the server's return to the last success.\nSent = requests started while the "
+                "server was down: first attempts + repeats (retries, probes).\n\n",
+                waitingRequests);
+    std::printf("%-9s %-24s %12s %10s %10s %12s %8s\n", "outage s", "strategy", "recovery ms",
+                "first", "repeats", "repeats/s", "gave up");
+    std::vector<double> signalRecovery, probeRecovery, probeRate;
+    for (int outage : outages) {
+        for (const auto &run : runs) {
+            if (run->outageMs() != outage)
+                continue;
+            const double rate = run->repeatsSentWhileDown() / (outage / 1000.0);
+            char recovery[32];
+            if (run->recoveryMs() >= 0)
+                std::snprintf(recovery, sizeof recovery, "%lld", run->recoveryMs());
+            else
+                std::snprintf(recovery, sizeof recovery, "-");
+            std::printf("%-9d %-24s %12s %10d %10d %12.2f %8d\n", outage / 1000,
+                        nameOf(run->strategy()), recovery, run->firstSentWhileDown(),
+                        run->repeatsSentWhileDown(), rate, run->failed());
+            if (run->strategy() == Strategy::KeepTryingSignal)
+                signalRecovery.push_back(double(run->recoveryMs()));
+            if (run->strategy() == Strategy::KeepTryingProbe) {
+                probeRecovery.push_back(double(run->recoveryMs()));
+                probeRate.push_back(rate);
+            }
+        }
+        std::printf("\n");
+    }
+    std::printf("(medians over the outages; outage_requests_per_s counts repeats, the first "
+                "attempt of each GET excluded)\n");
+    std::printf("RESULT recovery_signal_median_ms %.0f\n", median(signalRecovery));
+    std::printf("RESULT recovery_probe_median_ms %.0f\n", median(probeRecovery));
+    std::printf("RESULT outage_requests_per_s %.2f\n", median(probeRate));
+    return 0;
+}
