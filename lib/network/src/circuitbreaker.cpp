@@ -142,11 +142,16 @@ void CircuitBreakerPrivate::close(Origin &o)
     Q_EMIT q->stateChanged(o.key, CircuitBreaker::Closed);
 }
 
-CircuitBreaker::State CircuitBreaker::state(const QUrl &url) const
+CircuitBreaker::State CircuitBreaker::state(const QString &key) const
 {
     Q_D(const CircuitBreaker);
-    const auto *o = d->find(Reachability::originOf(url));
+    const auto *o = d->find(key);
     return o ? d->effectiveState(*o) : Closed;
+}
+
+CircuitBreaker::State CircuitBreaker::state(const QUrl &url) const
+{
+    return state(Reachability::originOf(url));
 }
 
 CircuitBreaker::OriginStatus CircuitBreaker::status(const QUrl &url) const
@@ -180,10 +185,9 @@ qint64 CircuitBreaker::msUntilProbe(const QUrl &url) const
     return std::max<qint64>(0, o->openUntil - d->now());
 }
 
-CircuitBreaker::Permission CircuitBreaker::tryAcquire(const QUrl &url)
+CircuitBreaker::Permission CircuitBreaker::tryAcquire(const QString &key)
 {
     Q_D(CircuitBreaker);
-    const QString key = Reachability::originOf(url);
     const Settings &s = d->settingsFor(key);
     if (!s.enabled)
         return Allowed;
@@ -204,10 +208,14 @@ CircuitBreaker::Permission CircuitBreaker::tryAcquire(const QUrl &url)
     return Denied;
 }
 
-void CircuitBreaker::recordSuccess(const QUrl &url, bool wasProbe)
+CircuitBreaker::Permission CircuitBreaker::tryAcquire(const QUrl &url)
+{
+    return tryAcquire(Reachability::originOf(url));
+}
+
+void CircuitBreaker::recordSuccess(const QString &key, bool wasProbe)
 {
     Q_D(CircuitBreaker);
-    const QString key = Reachability::originOf(url);
     const Settings &s = d->settingsFor(key);
     if (!s.enabled)
         return;
@@ -225,10 +233,14 @@ void CircuitBreaker::recordSuccess(const QUrl &url, bool wasProbe)
     d->prune(o, s);
 }
 
-void CircuitBreaker::recordFailure(const QUrl &url, bool wasProbe)
+void CircuitBreaker::recordSuccess(const QUrl &url, bool wasProbe)
+{
+    recordSuccess(Reachability::originOf(url), wasProbe);
+}
+
+void CircuitBreaker::recordFailure(const QString &key, bool wasProbe)
 {
     Q_D(CircuitBreaker);
-    const QString key = Reachability::originOf(url);
     const Settings &s = d->settingsFor(key);
     if (!s.enabled)
         return;
@@ -254,15 +266,24 @@ void CircuitBreaker::recordFailure(const QUrl &url, bool wasProbe)
         d->open(o);
 }
 
-void CircuitBreaker::releaseProbe(const QUrl &url)
+void CircuitBreaker::recordFailure(const QUrl &url, bool wasProbe)
+{
+    recordFailure(Reachability::originOf(url), wasProbe);
+}
+
+void CircuitBreaker::releaseProbe(const QString &key)
 {
     Q_D(CircuitBreaker);
-    const QString key = Reachability::originOf(url);
     auto &o = d->origin(key);
     if (o.state == HalfOpen && o.probes > 0) {
         --o.probes;
         Q_EMIT probeSlotFreed(key);
     }
+}
+
+void CircuitBreaker::releaseProbe(const QUrl &url)
+{
+    releaseProbe(Reachability::originOf(url));
 }
 
 void CircuitBreaker::endBreak(const QUrl &url)

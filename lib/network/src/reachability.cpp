@@ -116,15 +116,19 @@ QString Reachability::originOf(const QUrl &url)
         QString::number(port);
 }
 
-bool Reachability::isReachable(const QUrl &url) const
+bool Reachability::isReachable(const QString &key) const
 {
     Q_D(const Reachability);
     if (d->simulatedOffline)
         return false;
-    const QString key = originOf(url);
     if (d->unreachable.contains(key))
         return false;
     return d->lastState != ReachabilityBackend::Offline || d->provenWhileOffline.contains(key);
+}
+
+bool Reachability::isReachable(const QUrl &url) const
+{
+    return isReachable(Reachability::originOf(url));
 }
 
 void Reachability::watch(const QUrl &url)
@@ -179,10 +183,15 @@ ReachabilityPrivate::Origin &ReachabilityPrivate::startProbing(const QUrl &url)
     return *origin;
 }
 
-void Reachability::reportSuccess(const QUrl &url)
+void Reachability::reportSuccess(const QString &key)
 {
     Q_D(Reachability);
-    d->markReachable(originOf(url));
+    d->markReachable(key);
+}
+
+void Reachability::reportSuccess(const QUrl &url)
+{
+    reportSuccess(Reachability::originOf(url));
 }
 
 void ReachabilityPrivate::markReachable(const QString &key)

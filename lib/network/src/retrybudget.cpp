@@ -83,30 +83,40 @@ void RetryBudget::setClock(std::function<qint64()> nowMs)
         d->clock = std::move(nowMs);
 }
 
-void RetryBudget::recordSuccess(const QUrl &url)
+void RetryBudget::recordSuccess(const QString &key)
 {
     Q_D(RetryBudget);
     if (!d->settings.enabled)
         return;
-    auto &b = d->bucket(Reachability::originOf(url));
+    auto &b = d->bucket(key);
     b.tokens = std::min(d->settings.maxTokens, b.tokens + d->settings.tokenRatio);
+}
+
+void RetryBudget::recordSuccess(const QUrl &url)
+{
+    recordSuccess(Reachability::originOf(url));
+}
+
+void RetryBudget::recordFailure(const QString &key)
+{
+    Q_D(RetryBudget);
+    if (!d->settings.enabled)
+        return;
+    auto &b = d->bucket(key);
+    b.tokens = std::max(0.0, b.tokens - 1);
 }
 
 void RetryBudget::recordFailure(const QUrl &url)
 {
-    Q_D(RetryBudget);
-    if (!d->settings.enabled)
-        return;
-    auto &b = d->bucket(Reachability::originOf(url));
-    b.tokens = std::max(0.0, b.tokens - 1);
+    recordFailure(Reachability::originOf(url));
 }
 
-bool RetryBudget::tryRetry(const QUrl &url)
+bool RetryBudget::tryRetry(const QString &key)
 {
     Q_D(RetryBudget);
     if (!d->settings.enabled)
         return true;
-    auto &b = d->bucket(Reachability::originOf(url));
+    auto &b = d->bucket(key);
     if (b.tokens > d->settings.maxTokens / 2)
         return true;
     const double floor = d->floorNow(b);
@@ -117,6 +127,11 @@ bool RetryBudget::tryRetry(const QUrl &url)
         return true;
     }
     return false;
+}
+
+bool RetryBudget::tryRetry(const QUrl &url)
+{
+    return tryRetry(Reachability::originOf(url));
 }
 
 qint64 RetryBudget::msUntilRetry(const QUrl &url) const
@@ -135,10 +150,15 @@ qint64 RetryBudget::msUntilRetry(const QUrl &url) const
     return qint64(std::ceil(missing / d->settings.minRetriesPerSecond * 1000));
 }
 
-void RetryBudget::reset(const QUrl &url)
+void RetryBudget::reset(const QString &key)
 {
     Q_D(RetryBudget);
-    d->buckets.remove(Reachability::originOf(url)); // recreated full on next use
+    d->buckets.remove(key); // recreated full on next use
+}
+
+void RetryBudget::reset(const QUrl &url)
+{
+    reset(Reachability::originOf(url));
 }
 
 double RetryBudget::tokens(const QUrl &url) const

@@ -8,6 +8,8 @@
 
 #include <QtCore/QPointer>
 
+#include "concurrencylimiter_p.h"
+
 namespace KeepTrying {
 
 class RetryingNetworkAccessManagerPrivate
@@ -23,6 +25,7 @@ public:
     RetryingNetworkAccessManager *q_ptr;
     RetryPolicy policy;
     RetryStatistics statistics;
+    ConcurrencyLimiter limiter;
     Reachability *ownReachability = nullptr;
     QPointer<Reachability> reachability;
     CircuitBreaker *ownBreaker = nullptr;

@@ -4,6 +4,7 @@
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingreply.h>
 
+#include "concurrencylimiter_p.h"
 #include "logging_p.h"
 #include "retryingnetworkaccessmanager_p.h"
 #include "retryingreply_p.h"
@@ -76,6 +77,7 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManager *manager,
     d->manager = manager;
     d->reachability = manager->reachability();
     d->breaker = manager->circuitBreaker();
+    d->originKey = Reachability::originOf(request.url());
     d->budget = manager->retryBudget();
     d->operation = op;
     d->request = request;
@@ -142,7 +144,11 @@ RetryingReply::~RetryingReply()
     d->offlineTimer.stop();
     d->staggerTimer.stop();
     if (d->holdsProbe && d->breaker)
-        d->breaker->releaseProbe(d->request.url());
+        d->breaker->releaseProbe(d->originKey);
+    if (ConcurrencyLimiter *limiter = d->limiter()) {
+        limiter->cancelWait(d->originKey, d);
+        d->releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
+    }
     // Deleting a running attempt cancels it; nothing of it may reach us any more.
     for (QNetworkReply *attempt : { d->current, d->held, d->lastAttempt }) {
         if (attempt) {
@@ -204,6 +210,12 @@ bool RetryingReplyPrivate::park(ParkReason reason)
     }
     parked = true;
     parkReason = reason;
+    if (reason == ParkReason::Limit) {
+        // Queued quietly: this is ordinary pacing, nothing a user needs to hear about.
+        if (ConcurrencyLimiter *l = limiter())
+            l->wait(originKey, this);
+        return true;
+    }
     qCInfo(lcNetwork).nospace() << method << ' ' << loggableUrl(request.url())
                                 << (reason == ParkReason::Connectivity
                                         ? " waits for connectivity"
@@ -228,11 +240,32 @@ bool RetryingReplyPrivate::park(ParkReason reason)
     return alive;
 }
 
+ConcurrencyLimiter *RetryingReplyPrivate::limiter() const
+{
+    return manager ? &manager->d_func()->limiter : nullptr;
+}
+
+void RetryingReplyPrivate::slotGranted()
+{
+    Q_Q(RetryingReply);
+    holdsSlot = true;
+    staggerTimer.start(0, q); // never start an attempt inside another request's finish
+}
+
+void RetryingReplyPrivate::releaseSlot(int outcome)
+{
+    if (!holdsSlot)
+        return;
+    holdsSlot = false;
+    if (ConcurrencyLimiter *l = limiter())
+        l->finished(originKey, ConcurrencyLimiter::Outcome(outcome));
+}
+
 bool RetryingReplyPrivate::mayGo() const
 {
-    if (policy.waitForConnectivity && reachability && !reachability->isReachable(request.url()))
+    if (policy.waitForConnectivity && reachability && !reachability->isReachable(originKey))
         return false;
-    return !breaker || breaker->state(request.url()) != CircuitBreaker::Open;
+    return !breaker || breaker->state(originKey) != CircuitBreaker::Open;
 }
 
 void RetryingReplyPrivate::checkParked()
@@ -260,6 +293,11 @@ bool RetryingReplyPrivate::unpark()
     if (!parked)
         return true;
     parked = false;
+    if (parkReason == ParkReason::Limit) {
+        if (ConcurrencyLimiter *l = limiter())
+            l->cancelWait(originKey, this);
+        return true;
+    }
     for (QMetaObject::Connection &c : parkConnections)
         QObject::disconnect(c);
     if (parkReason == ParkReason::Breaker)
@@ -279,18 +317,28 @@ void RetryingReplyPrivate::startAttempt()
     releaseAttempt(held);
 
     // While the request cannot succeed, it waits: no attempt is made, none is spent.
-    if (policy.waitForConnectivity && reachability && !reachability->isReachable(request.url())) {
+    if (policy.waitForConnectivity && reachability && !reachability->isReachable(originKey)) {
+        releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
         park(ParkReason::Connectivity);
         return;
     }
+    // Only so many attempts in flight per origin; the others wait their turn.
+    if (!holdsSlot && limiter()) {
+        if (!limiter()->tryStart(originKey)) {
+            park(ParkReason::Limit);
+            return;
+        }
+        holdsSlot = true;
+    }
     if (breaker) {
-        switch (breaker->tryAcquire(request.url())) {
+        switch (breaker->tryAcquire(originKey)) {
         case CircuitBreaker::Allowed:
             break;
         case CircuitBreaker::Probe:
             holdsProbe = true;
             break;
         case CircuitBreaker::Denied:
+            releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
             if (policy.waitForConnectivity) {
                 park(ParkReason::Breaker);
             } else {
@@ -313,11 +361,12 @@ void RetryingReplyPrivate::startAttempt()
     }
     // A retry of a server fault needs the retry budget's consent; refused, it waits (and
     // gives back a probe slot the breaker granted it).
-    if (pendingServerRetry && budget && !budget->tryRetry(request.url())) {
+    if (pendingServerRetry && budget && !budget->tryRetry(originKey)) {
         if (holdsProbe && breaker) {
             holdsProbe = false;
-            breaker->releaseProbe(request.url());
+            breaker->releaseProbe(originKey);
         }
+        releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
         if (!unpark())
             return;
         retryTimer.start(int(std::clamp<qint64>(budget->msUntilRetry(request.url()), 1, INT_MAX)),
@@ -435,8 +484,10 @@ void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
         source = nullptr;
     if (reply == current && holdsProbe && breaker) {
         holdsProbe = false; // gone without an outcome: the breaker's probe slot is free
-        breaker->releaseProbe(request.url());
+        breaker->releaseProbe(originKey);
     }
+    if (reply == current)
+        releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
     QObject::disconnect(reply, nullptr, q, nullptr);
     QObject::disconnect(q, nullptr, reply, nullptr);
     if (!reply->isFinished()) {
@@ -625,8 +676,9 @@ void RetryingReplyPrivate::onSimulatedOfflineAttempt()
 {
     if (holdsProbe && breaker) {
         holdsProbe = false; // nothing was sent: the probe slot goes back
-        breaker->releaseProbe(request.url());
+        breaker->releaseProbe(originKey);
     }
+    releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
     Outcome outcome;
     outcome.error = QNetworkReply::TemporaryNetworkFailureError;
     outcome.errorString = RetryingReply::tr("The network is offline (simulated)");
@@ -701,34 +753,38 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
     // What this attempt learnt about its origin serves every request to it.
     if (current) {
         const QUrl url = request.url();
+        releaseSlot(int(fault == FaultClass::Server || fault == FaultClass::Connectivity
+                            ? ConcurrencyLimiter::Outcome::Overloaded
+                            : outcome.httpStatus > 0 ? ConcurrencyLimiter::Outcome::Answered
+                                                     : ConcurrencyLimiter::Outcome::Neutral));
         if (reachability) {
             if (outcome.httpStatus > 0)
-                reachability->reportSuccess(url);
+                reachability->reportSuccess(originKey);
             else if (fault == FaultClass::Connectivity && policy.waitForConnectivity)
                 reachability->reportFailure(url);
         }
         // Whether the breaker was closed when this answer came: failures that arrive while
         // it is open or half-open are the breaker's business, not the budget's.
-        const bool breakerClosed = !breaker || breaker->state(url) == CircuitBreaker::Closed;
+        const bool breakerClosed = !breaker || breaker->state(originKey) == CircuitBreaker::Closed;
         if (breaker) {
             const bool probe = std::exchange(holdsProbe, false);
             if (fault == FaultClass::Connectivity || fault == FaultClass::Server) {
-                breaker->recordFailure(url, probe);
+                breaker->recordFailure(originKey, probe);
             } else if (outcome.httpStatus > 0 || fault == FaultClass::None) {
-                breaker->recordSuccess(url, probe); // the server answered: 4xx do not count
+                breaker->recordSuccess(originKey, probe); // the server answered: 4xx do not count
                 // A probe that closed the breaker shows the origin has recovered: the retries
                 // its outage cost must not hold back the requests that waited for it.
-                if (probe && budget && breaker->state(url) == CircuitBreaker::Closed)
-                    budget->reset(url);
+                if (probe && budget && breaker->state(originKey) == CircuitBreaker::Closed)
+                    budget->reset(originKey);
             } else if (probe) {
-                breaker->releaseProbe(url);
+                breaker->releaseProbe(originKey);
             }
         }
         if (budget) {
             if (fault == FaultClass::Server && breakerClosed)
-                budget->recordFailure(url);
+                budget->recordFailure(originKey);
             else if (outcome.httpStatus > 0 && fault != FaultClass::Server)
-                budget->recordSuccess(url);
+                budget->recordSuccess(originKey);
         }
     }
     if (fault == FaultClass::None) {
@@ -889,6 +945,8 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     retryTimer.stop();
     deadlineTimer.stop();
     offlineTimer.stop();
+    if (!current)
+        releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral)); // reserved, never used
     // Every signal below may end in a slot that deletes this reply: stop if it does.
     const QPointer<RetryingReply> alive(q);
     if (!setWaiting(false) || !unpark())

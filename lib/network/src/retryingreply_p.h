@@ -18,6 +18,8 @@
 
 namespace KeepTrying {
 
+class ConcurrencyLimiter;
+
 class RetryingReplyPrivate
 {
 public:
@@ -31,11 +33,14 @@ public:
     explicit RetryingReplyPrivate(RetryingReply *q) : q_ptr(q) { }
 
     void startAttempt();
-    enum class ParkReason { Connectivity, Breaker };
+    enum class ParkReason { Connectivity, Breaker, Limit };
     bool park(ParkReason reason); // false when a slot deleted the reply
     bool unpark();
     void checkParked();
     bool mayGo() const;
+    void slotGranted(); // the concurrency limiter reserved an attempt slot for this request
+    void releaseSlot(int outcome);
+    ConcurrencyLimiter *limiter() const;
     void onMetaDataChanged();
     void onReadyRead();
     void onFinished();
@@ -97,6 +102,8 @@ public:
     ParkReason parkReason = ParkReason::Connectivity;
     QMetaObject::Connection parkConnections[5];
     bool holdsProbe = false; // this attempt is the breaker's half-open probe
+    bool holdsSlot = false; // an attempt slot of the concurrency limiter
+    QString originKey;
     bool pendingServerRetry = false; // the next attempt retries a server fault
     bool deadlineReached = false;
     bool done = false;

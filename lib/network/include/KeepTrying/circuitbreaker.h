@@ -84,6 +84,8 @@ public:
 
     /*! The state of the origin of \a url (an Open breaker past its duration reads HalfOpen). */
     State state(const QUrl &url) const;
+    /*! The same, by origin key (Reachability::originOf()). */
+    State state(const QString &origin) const;
     OriginStatus status(const QUrl &url) const;
     /*! Milliseconds until the origin of \a url lets a probe through, 0 when it does now. */
     qint64 msUntilProbe(const QUrl &url) const;
@@ -91,12 +93,16 @@ public:
     /*! Asks to send a request to \a url. A Probe grant must be answered with
         recordSuccess(), recordFailure() or releaseProbe(). */
     Permission tryAcquire(const QUrl &url);
+    Permission tryAcquire(const QString &origin);
     /*! An attempt to \a url got an answer that is not a fault. */
     void recordSuccess(const QUrl &url, bool wasProbe);
+    void recordSuccess(const QString &origin, bool wasProbe);
     /*! An attempt to \a url ended with a connectivity or server fault. */
     void recordFailure(const QUrl &url, bool wasProbe);
+    void recordFailure(const QString &origin, bool wasProbe);
     /*! A probe ended without an outcome (aborted): its slot is free again. */
     void releaseProbe(const QUrl &url);
+    void releaseProbe(const QString &origin);
     /*! Other evidence says the origin of \a url answers again (a Reachability probe): an
         Open breaker becomes HalfOpen now instead of at the end of its break. */
     void endBreak(const QUrl &url);

@@ -70,11 +70,14 @@ public:
         offline (state()) and no probe has shown this origin answering since; true otherwise,
         also when nothing is known. */
     bool isReachable(const QUrl &url) const;
+    /*! The same, by origin key (originOf()). */
+    bool isReachable(const QString &origin) const;
     /*! A request to \a url met a connectivity fault: its origin counts as unreachable
         until a probe or a request gets a response, and probing starts. */
     void reportFailure(const QUrl &url);
     /*! A request to \a url got an HTTP response (any status): its origin is reachable. */
     void reportSuccess(const QUrl &url);
+    void reportSuccess(const QString &origin);
 
     /*! A request to \a url waits for connectivity. When only the backend's Offline keeps it
         waiting, its origin is probed once that Offline has lasted backendOfflineGraceMs:

@@ -52,15 +52,19 @@ public:
 
     /*! An answer from the origin of \a url that is not a server fault. */
     void recordSuccess(const QUrl &url);
+    void recordSuccess(const QString &origin); //!< By origin key (Reachability::originOf()).
     /*! A server fault from the origin of \a url. */
     void recordFailure(const QUrl &url);
+    void recordFailure(const QString &origin);
     /*! May a retry go to the origin of \a url now? A true answer may spend the floor. */
     bool tryRetry(const QUrl &url);
+    bool tryRetry(const QString &origin);
     /*! Milliseconds until tryRetry() may say yes through the floor (0: it may now). */
     qint64 msUntilRetry(const QUrl &url) const;
     /*! Fills the bucket of the origin of \a url again, e.g. when its circuit breaker has
         closed after a successful probe. */
     void reset(const QUrl &url);
+    void reset(const QString &origin);
     /*! Tokens in the bucket of the origin of \a url. */
     double tokens(const QUrl &url) const;
 
