@@ -1,5 +1,6 @@
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
+#include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -136,6 +137,7 @@ private Q_SLOTS:
     void deleteInsideSignals();
     void smallReadBufferWithHeldErrorBody();
     void noMetaDataForFailedConnections();
+    void concurrencyWindowFollowsOverload();
     void abortFromInsideSignals_data();
     void abortFromInsideSignals();
     void deleteLaterInsideFinished();
@@ -1420,6 +1422,51 @@ void tst_RetryingNetworkAccessManager::noMetaDataForFailedConnections()
     QCOMPARE(reply->error(), QNetworkReply::ConnectionRefusedError);
     QCOMPARE(metaData.size(), 0); // as Qt's own reply: no response, no metadata
     QCOMPARE(readyRead.size(), 0);
+}
+
+// A server that serves one request at a time and sheds the rest with 503: the window
+// shrinks to one, so far fewer requests are shed than with every request on its own; it grows
+// again with answers. Every request completes once.
+void tst_RetryingNetworkAccessManager::concurrencyWindowFollowsOverload()
+{
+    int rejected[2] = { 0, 0 };
+    for (bool adaptive : { false, true }) {
+        Demo::DemoServer server;
+        QVERIFY(server.listen() != 0);
+        server.setMaxConcurrent(1);
+        server.setServiceTime(30);
+        RetryingNetworkAccessManager manager;
+        manager.setAdaptiveConcurrencyEnabled(adaptive);
+        QCOMPARE(manager.isAdaptiveConcurrencyEnabled(), adaptive);
+        RetryPolicy policy = fastPolicy();
+        policy.maxAttempts = 1000;
+        manager.setRetryPolicy(policy);
+        CircuitBreaker::Settings noBreaker; // this test is about the window alone
+        noBreaker.enabled = false;
+        manager.circuitBreaker()->setSettings(noBreaker);
+        RetryBudget::Settings noBudget;
+        noBudget.enabled = false;
+        manager.retryBudget()->setSettings(noBudget);
+        const QUrl url = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
+        QCOMPARE(manager.concurrencyLimit(url), 6);
+
+        std::vector<std::unique_ptr<QNetworkReply>> replies;
+        int finished = 0;
+        for (int i = 0; i < 12; ++i) {
+            replies.emplace_back(manager.get(QNetworkRequest(url)));
+            connect(replies.back().get(), &QNetworkReply::finished, this, [&] { ++finished; });
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(finished, 12, 15000);
+        for (const auto &reply : replies)
+            QCOMPARE(reply->error(), QNetworkReply::NoError);
+        rejected[adaptive] = server.stats().value(QStringLiteral("capacity_rejections")).toInt();
+        if (adaptive)
+            QVERIFY(manager.concurrencyLimit(url) >= 1);
+    }
+    QVERIFY2(rejected[1] * 2 < rejected[0],
+             qPrintable(QStringLiteral("shed with the window: %1, without: %2")
+                            .arg(rejected[1])
+                            .arg(rejected[0])));
 }
 
 QTEST_GUILESS_MAIN(tst_RetryingNetworkAccessManager)

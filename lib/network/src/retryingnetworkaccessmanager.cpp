@@ -97,6 +97,24 @@ void RetryingNetworkAccessManager::setReachability(Reachability *reachability)
         Q_EMIT simulatedOfflineChanged(d->reachability->isSimulatedOffline());
 }
 
+bool RetryingNetworkAccessManager::isAdaptiveConcurrencyEnabled() const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->limiter.enabled;
+}
+
+void RetryingNetworkAccessManager::setAdaptiveConcurrencyEnabled(bool enabled)
+{
+    Q_D(RetryingNetworkAccessManager);
+    d->limiter.enabled = enabled;
+}
+
+int RetryingNetworkAccessManager::concurrencyLimit(const QUrl &url) const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return int(d->limiter.limit(Reachability::originOf(url)));
+}
+
 bool RetryingNetworkAccessManager::isSimulatedOffline() const
 {
     return reachability()->isSimulatedOffline();

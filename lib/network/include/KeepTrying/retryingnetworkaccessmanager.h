@@ -89,6 +89,16 @@ public:
     /*! Shares \a budget with other managers (not owned; nullptr restores the own one). */
     void setRetryBudget(RetryBudget *budget);
 
+    /*! Whether attempts per origin go through an adaptive concurrency window (default on):
+        it starts at six (Qt's own connections per host), halves when the origin answers
+        5xx or 429 or refuses connections, and grows by one per answer while it is what
+        holds requests back (additive increase, multiplicative decrease, as TCP's congestion
+        window). Requests beyond it wait their turn, in order, without attempts. */
+    bool isAdaptiveConcurrencyEnabled() const;
+    void setAdaptiveConcurrencyEnabled(bool enabled);
+    /*! The current window for the origin of \a url: attempts that may be in flight. */
+    int concurrencyLimit(const QUrl &url) const;
+
     /*! True while the manager pretends to be offline (reachability()->isSimulatedOffline()):
         requests wait for connectivity without touching the network, or, when they may not
         wait, fail at once as a connectivity fault (TemporaryNetworkFailureError). For QA. */
