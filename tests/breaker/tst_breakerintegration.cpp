@@ -117,7 +117,8 @@ void tst_BreakerIntegration::herdSeesOnlyFirstAttemptsAndProbes()
     RetryingNetworkAccessManager manager;
     manager.setProxy(QNetworkProxy::NoProxy);
     CircuitBreaker *breaker = manager.circuitBreaker();
-    CircuitBreaker::Settings settings; // the defaults but for shorter breaks
+    CircuitBreaker::Settings settings; // the defaults with issue 4's streak rule
+    settings.consecutiveFailures = 5;
     settings.breakDurationMs = 1000;
     settings.maxBreakDurationMs = 2000;
     breaker->setSettings(settings);
@@ -193,6 +194,9 @@ void tst_BreakerIntegration::failsAtOnceWhenItMayNotWait()
     QVERIFY(m_server->addFault(QStringLiteral("status=503")));
     RetryingNetworkAccessManager manager;
     manager.setProxy(QNetworkProxy::NoProxy);
+    CircuitBreaker::Settings streak;
+    streak.consecutiveFailures = 5;
+    manager.circuitBreaker()->setSettings(streak);
     RetryPolicy once = RetryPolicy::never();
     for (int i = 0; i < 5; ++i) { // five failures in a row open the breaker
         QNetworkRequest request = apiRequest();

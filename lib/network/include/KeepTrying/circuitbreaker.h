@@ -19,10 +19,16 @@ class CircuitBreakerPrivate;
 
     Closed: requests flow; outcomes are counted over a sliding time window. The breaker
     opens when, with at least minimumCalls outcomes in the window, the share of failures
-    reaches failureRatio, or after consecutiveFailures failures in a row. Open: no request
-    is sent for breakDurationMs; that duration doubles (breakGrowth) with each trip in a row
-    up to maxBreakDurationMs. HalfOpen: up to halfOpenProbes requests go through as probes;
-    a success closes the breaker (and resets the duration), a failure opens it again.
+    reaches failureRatio, or (when consecutiveFailures is set) after that many failures in
+    a row. Open: no request is sent for breakDurationMs; that duration doubles
+    (breakGrowth) with each trip in a row up to maxBreakDurationMs.
+
+    The defaults (ratio 0.5 over 30 s with at least 10 calls, no streak rule, breaks from
+    1 s doubling to 60 s) come from measuring a herd against a server that sheds load: a
+    streak rule of 5 tripped on a client's own burst of 503s, and 5 s breaks kept clients
+    away long after the server had room again (tests/benchmarks/bench_herd). HalfOpen: up to
+   halfOpenProbes requests go through as probes; a success closes the breaker (and resets the
+   duration), a failure opens it again.
 
     Failures are what RetryPolicy classifies as connectivity or server faults; 4xx and
     other permanent outcomes count as successes (the server answered). RetryingNetwork-
@@ -51,8 +57,8 @@ public:
         double failureRatio = 0.5; //!< (0, 1]: share of failures in the window that opens.
         qint64 windowMs = 30000; //!< Sliding window for the ratio.
         int minimumCalls = 10; //!< Outcomes needed in the window before the ratio counts.
-        int consecutiveFailures = 5; //!< Failures in a row that open; 0 disables this rule.
-        qint64 breakDurationMs = 5000; //!< First time spent open.
+        int consecutiveFailures = 0; //!< Failures in a row that open; 0 disables this rule.
+        qint64 breakDurationMs = 1000; //!< First time spent open.
         double breakGrowth = 2.0; //!< Factor per further trip in a row (≥ 1).
         qint64 maxBreakDurationMs = 60000; //!< Cap on the time spent open.
         int halfOpenProbes = 1; //!< Requests let through at once while half-open.
