@@ -10,6 +10,7 @@
 #include "retryingreply_p.h"
 
 #include <QtCore/QBuffer>
+#include <QtCore/QMetaMethod>
 #include <QtCore/QRandomGenerator>
 #include <QtCore/QTimerEvent>
 #include <QtCore/QUuid>
@@ -442,6 +443,7 @@ void RetryingReplyPrivate::startAttempt()
         reply->ignoreSslErrors(ignoredSslErrors);
 #endif
     current = reply;
+    forwarded = 0;
     connectAttempt(reply);
 }
 
@@ -451,28 +453,78 @@ void RetryingReplyPrivate::connectAttempt(QNetworkReply *reply)
     QObject::connect(reply, &QNetworkReply::metaDataChanged, q, [this] { onMetaDataChanged(); });
     QObject::connect(reply, &QNetworkReply::readyRead, q, [this] { onReadyRead(); });
     QObject::connect(reply, &QNetworkReply::finished, q, [this] { onFinished(); });
-    QObject::connect(reply, &QNetworkReply::downloadProgress, q,
-                     [this](qint64 received, qint64 total) {
-                         if (mode != Mode::Forwarding)
-                             return;
-                         Q_EMIT q_func()->downloadProgress(attemptOffset + received,
-                                                           total < 0 ? -1 : attemptOffset + total);
-                     });
-    QObject::connect(reply, &QNetworkReply::uploadProgress, q, [this](qint64 sent, qint64 total) {
-        bytesSentThisAttempt = sent;
-        Q_EMIT q_func()->uploadProgress(sent, total);
-    });
-    QObject::connect(reply, &QNetworkReply::redirected, q, &QNetworkReply::redirected);
-    QObject::connect(q, &QNetworkReply::redirectAllowed, reply, &QNetworkReply::redirectAllowed);
-    QObject::connect(reply, &QNetworkReply::requestSent, q, &QNetworkReply::requestSent);
-    QObject::connect(reply, &QNetworkReply::socketStartedConnecting, q,
-                     &QNetworkReply::socketStartedConnecting);
 #if QT_CONFIG(ssl)
+    // The manager itself listens to these three on every reply it hands out.
     QObject::connect(reply, &QNetworkReply::encrypted, q, &QNetworkReply::encrypted);
     QObject::connect(reply, &QNetworkReply::sslErrors, q, &QNetworkReply::sslErrors);
     QObject::connect(reply, &QNetworkReply::preSharedKeyAuthenticationRequired, q,
                      &QNetworkReply::preSharedKeyAuthenticationRequired);
 #endif
+    const QVariant redirectPolicy = request.attribute(QNetworkRequest::RedirectPolicyAttribute);
+    const bool userVerifies =
+        (redirectPolicy.isValid() ? redirectPolicy.toInt()
+                                  : (manager ? int(manager->redirectPolicy()) : 0)) ==
+        QNetworkRequest::UserVerifiedRedirectPolicy;
+    if (userVerifies)
+        QObject::connect(q, &QNetworkReply::redirectAllowed, reply,
+                         &QNetworkReply::redirectAllowed);
+    // Body replay decisions need the bytes sent of a body that is not kept in memory.
+    if (bodyDevice)
+        forwarded |= connectUploadProgress(reply);
+    connectOptional(reply);
+}
+
+int RetryingReplyPrivate::connectUploadProgress(QNetworkReply *reply)
+{
+    Q_Q(RetryingReply);
+    QObject::connect(reply, &QNetworkReply::uploadProgress, q, [this](qint64 sent, qint64 total) {
+        bytesSentThisAttempt = sent;
+        Q_EMIT q_func()->uploadProgress(sent, total);
+    });
+    return UploadProgress;
+}
+
+// Signals few callers listen to are forwarded only once somebody does (connectNotify()
+// brings them in later): each connection is a cost on every request.
+void RetryingReplyPrivate::connectOptional(QNetworkReply *reply)
+{
+    Q_Q(RetryingReply);
+    const auto wanted = [q](auto signal) {
+        return q->isSignalConnected(QMetaMethod::fromSignal(signal));
+    };
+    if (!(forwarded & DownloadProgress) && wanted(&QNetworkReply::downloadProgress)) {
+        forwarded |= DownloadProgress;
+        QObject::connect(reply, &QNetworkReply::downloadProgress, q,
+                         [this](qint64 received, qint64 total) {
+                             if (mode != Mode::Forwarding)
+                                 return;
+                             Q_EMIT q_func()->downloadProgress(
+                                 attemptOffset + received, total < 0 ? -1 : attemptOffset + total);
+                         });
+    }
+    if (!(forwarded & UploadProgress) && wanted(&QNetworkReply::uploadProgress))
+        forwarded |= connectUploadProgress(reply);
+    if (!(forwarded & Redirected) && wanted(&QNetworkReply::redirected)) {
+        forwarded |= Redirected;
+        QObject::connect(reply, &QNetworkReply::redirected, q, &QNetworkReply::redirected);
+    }
+    if (!(forwarded & RequestSent) && wanted(&QNetworkReply::requestSent)) {
+        forwarded |= RequestSent;
+        QObject::connect(reply, &QNetworkReply::requestSent, q, &QNetworkReply::requestSent);
+    }
+    if (!(forwarded & SocketStartedConnecting) && wanted(&QNetworkReply::socketStartedConnecting)) {
+        forwarded |= SocketStartedConnecting;
+        QObject::connect(reply, &QNetworkReply::socketStartedConnecting, q,
+                         &QNetworkReply::socketStartedConnecting);
+    }
+}
+
+void RetryingReply::connectNotify(const QMetaMethod &signal)
+{
+    Q_D(RetryingReply);
+    QNetworkReply::connectNotify(signal);
+    if (d->current)
+        d->connectOptional(d->current);
 }
 
 void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)

@@ -59,6 +59,16 @@ public:
     void finish(const Outcome &outcome, bool gaveUp, const QString &reason);
 
     void connectAttempt(QNetworkReply *attempt);
+    void connectOptional(QNetworkReply *attempt);
+    int connectUploadProgress(QNetworkReply *attempt);
+    enum ForwardedSignal {
+        DownloadProgress = 1,
+        UploadProgress = 2,
+        Redirected = 4,
+        RequestSent = 8,
+        SocketStartedConnecting = 16
+    };
+    int forwarded = 0; // ForwardedSignal bits connected for the current attempt
     void releaseAttempt(QNetworkReply *&attempt);
     void copyMetaData(QNetworkReply *from);
     bool forwardMetaData(QNetworkReply *from);

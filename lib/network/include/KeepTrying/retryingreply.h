@@ -65,6 +65,7 @@ Q_SIGNALS:
 protected:
     qint64 readData(char *data, qint64 maxSize) override;
     void timerEvent(QTimerEvent *event) override;
+    void connectNotify(const QMetaMethod &signal) override;
 #if QT_CONFIG(ssl)
     void ignoreSslErrorsImplementation(const QList<QSslError> &errors) override;
     void setSslConfigurationImplementation(const QSslConfiguration &configuration) override;
