@@ -143,10 +143,10 @@ FetchCommandLine::Result FetchCommandLine::parse(const QStringList &arguments)
         !urlText.startsWith(QLatin1String("data:")))
         urlText.prepend(QLatin1String("http://"));
     m_options.url = QUrl(urlText, QUrl::StrictMode);
-    const bool needsHost = m_options.url.scheme() == QLatin1String("http")
-            || m_options.url.scheme() == QLatin1String("https");
-    if (!m_options.url.isValid() || m_options.url.scheme().isEmpty()
-        || (needsHost && m_options.url.host().isEmpty()))
+    const bool needsHost = m_options.url.scheme() == QLatin1String("http") ||
+        m_options.url.scheme() == QLatin1String("https");
+    if (!m_options.url.isValid() || m_options.url.scheme().isEmpty() ||
+        (needsHost && m_options.url.host().isEmpty()))
         return fail(ExitCodes::MalformedUrl,
                     QStringLiteral("malformed URL '%1'").arg(positional.first()));
 

@@ -44,13 +44,13 @@ int main(int argc, char *argv[])
 {
     // --help and --version need no window: without a display, print them anyway instead of
     // failing to open the platform plugin.
-    const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY")
-            && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
-            && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+    const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
     for (int i = 1; noDisplay && i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v"
-            || arg == "--version") {
+        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
+            arg == "--version") {
             qputenv("QT_QPA_PLATFORM", "offscreen");
             break;
         }

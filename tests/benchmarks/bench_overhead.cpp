@@ -183,7 +183,8 @@ int main(int argc, char **argv)
         std::printf("%-26s %12.1f %12.1f %8.3f %14lld %14lld %8.2f\n", s.name, plain, retrying,
                     ratio, s.plainPeak / 1024, s.retryingPeak / 1024, memRatio);
     }
-    std::printf("download size %lld MiB; rounds %d (medians)\n", downloadBytes / (1024 * 1024), rounds);
+    std::printf("download size %lld MiB; rounds %d (medians)\n", downloadBytes / (1024 * 1024),
+                rounds);
     std::printf("RESULT overhead_ratio %.3f\n", worst);
     return 0;
 }

@@ -40,13 +40,14 @@ private:
             if (target.startsWith("/stream?bytes=")) {
                 m_remaining = target.mid(14).toLongLong();
                 m_socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
-                                "Content-Length: "
-                                + QByteArray::number(m_remaining) + "\r\n\r\n");
+                                "Content-Length: " +
+                                QByteArray::number(m_remaining) + "\r\n\r\n");
                 feed();
             } else {
                 static const QByteArray small(64, 's');
-                m_socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 64\r\n\r\n"
-                                + small);
+                m_socket->write(
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 64\r\n\r\n" +
+                    small);
             }
         }
     }
