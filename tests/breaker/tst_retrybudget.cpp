@@ -315,7 +315,10 @@ void tst_RetryBudget::retryShareWithHalfFailing()
     const int total = server.requestCount();
     const int retries = total - logical; // each logical request made one first attempt
     const int successes = (total + 1) / 2; // requests 0, 2, 4, ... succeeded
-    QCOMPARE(manager.statistics().attempts, qint64(total));
+    // An attempt the deadline cut short may not have reached the server: one at most per
+    // request that did not succeed.
+    QVERIFY(manager.statistics().attempts >= total);
+    QVERIFY(manager.statistics().attempts - total <= logical - succeeded);
 
     // The bound. Requests go one at a time, so a retry the token rule lets through asks
     // right after its own failure left more than maxTokens / 2 tokens. Let

@@ -284,6 +284,7 @@ private Q_SLOTS:
     void deadlineAndAbortWhileParked();
     void waitingCanBeSwitchedOff();
     void backendOfflineIsCheckedAfterGrace();
+    void backendBlipDuringGrace();
     void serverDownNoBackend();
     void simulatedOffline_data();
     void simulatedOffline();
@@ -870,6 +871,31 @@ void tst_Reachability::backendOfflineIsCheckedAfterGrace()
     backend.setState(ReachabilityBackend::Online);
     backend.setState(ReachabilityBackend::Offline);
     QVERIFY(!manager.reachability()->isReachable(server.url()));
+}
+
+// The backend says Online for a few milliseconds and Offline again while requests wait:
+// the grace check still happens, and every request goes once a probe gets through.
+void tst_Reachability::backendBlipDuringGrace()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    FakeBackend backend(ReachabilityBackend::Offline);
+    RetryingNetworkAccessManager manager;
+    manager.reachability()->setBackend(&backend);
+    manager.reachability()->setBackendOfflineGrace(300);
+    std::vector<std::unique_ptr<QNetworkReply>> replies;
+    for (int i = 0; i < 5; ++i)
+        replies.emplace_back(manager.get(QNetworkRequest(server.url())));
+    backend.setState(ReachabilityBackend::Online);
+    QTest::qWait(5);
+    backend.setState(ReachabilityBackend::Offline);
+    for (const auto &reply : replies) {
+        if (!reply->isFinished()) {
+            QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+            QVERIFY(finished.wait(5000));
+        }
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+    }
 }
 
 void tst_Reachability::netnsClient()

@@ -138,6 +138,10 @@ private Q_SLOTS:
     void smallReadBufferWithHeldErrorBody();
     void noMetaDataForFailedConnections();
     void concurrencyWindowFollowsOverload();
+    void concurrencyWindowSwitchedOffAndOn();
+    void neverMakesExactlyOneAttempt();
+    void sharedMonitorsDeletedWhileWaiting();
+    void deadlineWhileBudgetHoldsKeepsLastAnswer();
     void abortFromInsideSignals_data();
     void abortFromInsideSignals();
     void deleteLaterInsideFinished();
@@ -1467,6 +1471,97 @@ void tst_RetryingNetworkAccessManager::concurrencyWindowFollowsOverload()
              qPrintable(QStringLiteral("shed with the window: %1, without: %2")
                             .arg(rejected[1])
                             .arg(rejected[0])));
+}
+
+// Switching the window off lets the queue go; switching it on again starts from the truth.
+void tst_RetryingNetworkAccessManager::concurrencyWindowSwitchedOffAndOn()
+{
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    server.setServiceTime(200);
+    RetryingNetworkAccessManager manager;
+    const QUrl url = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
+    std::vector<std::unique_ptr<QNetworkReply>> replies;
+    int finished = 0;
+    const auto get = [&] {
+        replies.emplace_back(manager.get(QNetworkRequest(url)));
+        connect(replies.back().get(), &QNetworkReply::finished, this, [&] { ++finished; });
+    };
+    for (int i = 0; i < 10; ++i)
+        get();
+    QTest::qWait(50); // six in flight, four queued
+    manager.setAdaptiveConcurrencyEnabled(false);
+    QTRY_COMPARE_WITH_TIMEOUT(finished, 10, 10000);
+    manager.setAdaptiveConcurrencyEnabled(true);
+    for (int i = 0; i < 3; ++i)
+        get();
+    QTRY_COMPARE_WITH_TIMEOUT(finished, 13, 10000);
+}
+
+void tst_RetryingNetworkAccessManager::neverMakesExactlyOneAttempt()
+{
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(RetryPolicy::never());
+    QUrl url(QStringLiteral("http://127.0.0.1/"));
+    url.setPort(closedPort());
+    for (int i = 0; i < 2; ++i) { // the second finds the origin known unreachable
+        std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(url)));
+        QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(reply->error(), QNetworkReply::ConnectionRefusedError);
+        QCOMPARE(qobject_cast<RetryingReply *>(reply.get())->attemptCount(), 1);
+    }
+}
+
+// A shared monitor that is deleted while requests wait on it no longer holds them.
+void tst_RetryingNetworkAccessManager::sharedMonitorsDeletedWhileWaiting()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    RetryingNetworkAccessManager manager;
+    auto *shared = new Reachability;
+    manager.setReachability(shared);
+    shared->setSimulatedOffline(true);
+    std::vector<std::unique_ptr<QNetworkReply>> replies;
+    for (int i = 0; i < 3; ++i)
+        replies.emplace_back(manager.get(QNetworkRequest(server.url())));
+    QTest::qWait(50);
+    QCOMPARE(server.requestCount(), 0);
+    delete shared;
+    for (const auto &reply : replies) {
+        if (!reply->isFinished()) {
+            QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+            QVERIFY(finished.wait(5000));
+        }
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+    }
+    QVERIFY(manager.reachability() != nullptr);
+}
+
+// The deadline strikes while the retry budget holds the retry back: the last 503 is the
+// answer, as RetryPolicy::deadlineMs promises, not a bare timeout.
+void tst_RetryingNetworkAccessManager::deadlineWhileBudgetHoldsKeepsLastAnswer()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [](const TestServer::Request &, int) { return TestServer::respond(503, "full"); });
+    RetryingNetworkAccessManager manager;
+    CircuitBreaker::Settings noBreaker;
+    noBreaker.enabled = false;
+    manager.circuitBreaker()->setSettings(noBreaker);
+    RetryBudget::Settings tight;
+    tight.maxTokens = 2; // one failure leaves half: no retry but by the floor
+    tight.minRetriesPerSecond = 0.1;
+    manager.retryBudget()->setSettings(tight);
+    RetryPolicy policy = fastPolicy();
+    policy.maxAttempts = 50;
+    policy.deadlineMs = 800;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QCOMPARE(waitForBody(reply.get()), QByteArray("full"));
+    QCOMPARE(reply->error(), QNetworkReply::ServiceUnavailableError);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 503);
 }
 
 QTEST_GUILESS_MAIN(tst_RetryingNetworkAccessManager)

@@ -16,13 +16,21 @@ ConcurrencyLimiter::Origin &ConcurrencyLimiter::origin(const QString &key)
     return *it;
 }
 
+void ConcurrencyLimiter::setEnabled(bool on)
+{
+    enabled = on;
+    if (!on) {
+        for (Origin &o : m_origins)
+            grantWaiting(o); // switched off: nobody waits any more
+    }
+}
+
 bool ConcurrencyLimiter::tryStart(const QString &key)
 {
-    if (!enabled)
-        return true;
     Origin &o = origin(key);
     // First come, first served: a newcomer does not overtake the requests already waiting.
-    if (!o.waiters.empty() || o.inFlight >= int(o.limit))
+    // Counted even when switched off, so that switching on again starts from the truth.
+    if (enabled && (!o.waiters.empty() || o.inFlight >= int(o.limit)))
         return false;
     ++o.inFlight;
     return true;
@@ -30,12 +38,10 @@ bool ConcurrencyLimiter::tryStart(const QString &key)
 
 void ConcurrencyLimiter::finished(const QString &key, Outcome outcome)
 {
-    if (!enabled)
-        return;
     Origin &o = origin(key);
     const bool wasFull = o.inFlight >= int(o.limit);
     o.inFlight = std::max(0, o.inFlight - 1);
-    switch (outcome) {
+    switch (enabled ? outcome : Outcome::Neutral) {
     case Outcome::Answered:
         // Grow only when the window was what held requests back.
         if (wasFull || !o.waiters.empty())
@@ -52,7 +58,7 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome)
 
 void ConcurrencyLimiter::grantWaiting(Origin &o)
 {
-    while (!o.waiters.empty() && o.inFlight < int(o.limit)) {
+    while (!o.waiters.empty() && (!enabled || o.inFlight < int(o.limit))) {
         RetryingReplyPrivate *next = o.waiters.front();
         o.waiters.pop_front();
         ++o.inFlight; // reserved for it

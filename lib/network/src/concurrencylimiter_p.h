@@ -22,7 +22,8 @@ public:
     int initialLimit = 6; // Qt runs at most six HTTP/1.1 connections per host anyway
     int minimumLimit = 1;
     int maximumLimit = 256;
-    bool enabled = true;
+    bool isEnabled() const { return enabled; }
+    void setEnabled(bool on);
 
     bool tryStart(const QString &origin);
     void finished(const QString &origin, Outcome outcome);
@@ -41,6 +42,7 @@ private:
     void grantWaiting(Origin &o);
 
     QHash<QString, Origin> m_origins;
+    bool enabled = true;
 };
 
 } // namespace KeepTrying

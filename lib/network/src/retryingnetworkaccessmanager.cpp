@@ -100,13 +100,13 @@ void RetryingNetworkAccessManager::setReachability(Reachability *reachability)
 bool RetryingNetworkAccessManager::isAdaptiveConcurrencyEnabled() const
 {
     Q_D(const RetryingNetworkAccessManager);
-    return d->limiter.enabled;
+    return d->limiter.isEnabled();
 }
 
 void RetryingNetworkAccessManager::setAdaptiveConcurrencyEnabled(bool enabled)
 {
     Q_D(RetryingNetworkAccessManager);
-    d->limiter.enabled = enabled;
+    d->limiter.setEnabled(enabled);
 }
 
 int RetryingNetworkAccessManager::concurrencyLimit(const QUrl &url) const

@@ -204,8 +204,12 @@ bool RetryingReplyPrivate::park(ParkReason reason)
 {
     Q_Q(RetryingReply);
     if (parked) {
-        if (reason == parkReason)
+        if (reason == parkReason) {
+            // Still waiting: the backend may have gone Offline anew meanwhile.
+            if (reason == ParkReason::Connectivity)
+                reachability->watch(request.url());
             return true;
+        }
         if (!unpark()) // the reason changed: say so
             return false;
     }
@@ -227,9 +231,12 @@ bool RetryingReplyPrivate::park(ParkReason reason)
         QObject::connect(reachability, &Reachability::originReachabilityChanged, q, check);
     parkConnections[2] =
         QObject::connect(reachability, &Reachability::simulatedOfflineChanged, q, check);
+    // A shared monitor deleted while we wait no longer holds us back.
+    parkConnections[5] = QObject::connect(reachability, &QObject::destroyed, q, check);
     if (breaker) {
         parkConnections[3] = QObject::connect(breaker, &CircuitBreaker::stateChanged, q, check);
         parkConnections[4] = QObject::connect(breaker, &CircuitBreaker::probeSlotFreed, q, check);
+        parkConnections[6] = QObject::connect(breaker, &QObject::destroyed, q, check);
     }
     if (reason == ParkReason::Breaker)
         return setWaiting(true);
@@ -315,7 +322,6 @@ void RetryingReplyPrivate::startAttempt()
     Q_Q(RetryingReply);
     if (done)
         return;
-    releaseAttempt(held);
 
     // While the request cannot succeed, it waits: no attempt is made, none is spent.
     if (policy.waitForConnectivity && reachability && !reachability->isReachable(originKey)) {
@@ -378,6 +384,9 @@ void RetryingReplyPrivate::startAttempt()
     pendingServerRetry = false;
     if (!unpark())
         return;
+    // Only now is the last failed answer superseded: a deadline during any wait above
+    // still delivers it.
+    releaseAttempt(held);
 
     ++attempt;
     mode = Mode::Undecided;

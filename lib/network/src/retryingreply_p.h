@@ -110,7 +110,7 @@ public:
     QPointer<RetryBudget> budget;
     bool parked = false;
     ParkReason parkReason = ParkReason::Connectivity;
-    QMetaObject::Connection parkConnections[5];
+    QMetaObject::Connection parkConnections[7];
     bool holdsProbe = false; // this attempt is the breaker's half-open probe
     bool holdsSlot = false; // an attempt slot of the concurrency limiter
     QString originKey;

@@ -79,7 +79,8 @@ public:
         until the deadline (none), 200 ms doubling to 30 s, full jitter. */
     RetryPolicy();
 
-    /*! A policy that makes exactly one attempt and never retries. */
+    /*! A policy that makes exactly one attempt and never retries (nor waits for
+        connectivity). */
     static RetryPolicy never();
 
     /*! The status codes retried by default: 408, 425, 429, 500, 502, 503, 504
