@@ -213,24 +213,40 @@ CircuitBreaker::Permission CircuitBreaker::tryAcquire(const QUrl &url)
     return tryAcquire(Reachability::originOf(url));
 }
 
+void CircuitBreakerPrivate::record(const QString &key, bool wasProbe, bool failed)
+{
+    const CircuitBreaker::Settings &s = settingsFor(key);
+    if (!s.enabled)
+        return;
+    auto &o = origin(key);
+    advance(o);
+    if (o.state == CircuitBreaker::HalfOpen) {
+        // Only the probe's outcome decides; others were sent before the breaker opened.
+        if (wasProbe)
+            failed ? open(o) : close(o);
+        return;
+    }
+    if (o.state != CircuitBreaker::Closed)
+        return; // an answer to a request sent before the breaker opened
+    o.consecutiveFailures = failed ? o.consecutiveFailures + 1 : 0;
+    o.window.emplace_back(now(), failed);
+    o.failuresInWindow += failed ? 1 : 0;
+    prune(o, s);
+    if (!failed)
+        return;
+    const int calls = int(o.window.size());
+    const bool ratioReached = calls >= std::max(1, s.minimumCalls) &&
+        double(o.failuresInWindow) >= s.failureRatio * double(calls);
+    const bool streakReached =
+        s.consecutiveFailures > 0 && o.consecutiveFailures >= s.consecutiveFailures;
+    if (ratioReached || streakReached)
+        open(o);
+}
+
 void CircuitBreaker::recordSuccess(const QString &key, bool wasProbe)
 {
     Q_D(CircuitBreaker);
-    const Settings &s = d->settingsFor(key);
-    if (!s.enabled)
-        return;
-    auto &o = d->origin(key);
-    d->advance(o);
-    if (o.state == HalfOpen) {
-        if (wasProbe)
-            d->close(o);
-        return;
-    }
-    if (o.state != Closed)
-        return; // an answer to a request sent before the breaker opened
-    o.consecutiveFailures = 0;
-    o.window.emplace_back(d->now(), false);
-    d->prune(o, s);
+    d->record(key, wasProbe, false);
 }
 
 void CircuitBreaker::recordSuccess(const QUrl &url, bool wasProbe)
@@ -241,29 +257,7 @@ void CircuitBreaker::recordSuccess(const QUrl &url, bool wasProbe)
 void CircuitBreaker::recordFailure(const QString &key, bool wasProbe)
 {
     Q_D(CircuitBreaker);
-    const Settings &s = d->settingsFor(key);
-    if (!s.enabled)
-        return;
-    auto &o = d->origin(key);
-    d->advance(o);
-    if (o.state == HalfOpen) {
-        if (wasProbe)
-            d->open(o);
-        return;
-    }
-    if (o.state != Closed)
-        return;
-    ++o.consecutiveFailures;
-    o.window.emplace_back(d->now(), true);
-    ++o.failuresInWindow;
-    d->prune(o, s);
-    const int calls = int(o.window.size());
-    const bool ratioReached = calls >= std::max(1, s.minimumCalls) &&
-        double(o.failuresInWindow) >= s.failureRatio * double(calls);
-    const bool streakReached =
-        s.consecutiveFailures > 0 && o.consecutiveFailures >= s.consecutiveFailures;
-    if (ratioReached || streakReached)
-        d->open(o);
+    d->record(key, wasProbe, true);
 }
 
 void CircuitBreaker::recordFailure(const QUrl &url, bool wasProbe)

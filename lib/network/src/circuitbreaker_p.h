@@ -38,6 +38,8 @@ public:
     void prune(Origin &o, const CircuitBreaker::Settings &s);
     void open(Origin &o);
     void close(Origin &o);
+    // The outcome of an attempt: counted while closed, decisive for a half-open probe.
+    void record(const QString &key, bool wasProbe, bool failed);
 
     CircuitBreaker *q_ptr;
     std::function<qint64()> clock;
