@@ -93,7 +93,7 @@ void tst_RetryBudget::defaults()
     QVERIFY(s.enabled);
     QCOMPARE(s.maxTokens, 10.0);
     QCOMPARE(s.tokenRatio, 0.1);
-    QCOMPARE(s.minRetriesPerSecond, 1.0);
+    QCOMPARE(s.minRetriesPerSecond, 3.0);
     QCOMPARE(m_budget->tokens(urlA()), 10.0); // a new origin starts full
     QVERIFY(m_budget->tryRetry(urlA()));
     QCOMPARE(m_budget->msUntilRetry(urlA()), 0);
@@ -211,14 +211,16 @@ void tst_RetryBudget::grantsAboveHalfSpendNothing()
         QVERIFY(m_budget->tryRetry(urlA()));
     QCOMPARE(m_budget->tokens(urlA()), 10.0);
     record(QStringLiteral("FFFFF"));
-    QVERIFY(m_budget->tryRetry(urlA())); // the floor's one
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(m_budget->tryRetry(urlA())); // the floor's second's worth: three
     QVERIFY(!m_budget->tryRetry(urlA()));
 }
 
 void tst_RetryBudget::originsAreIndependent()
 {
     record(QString(10, QLatin1Char('F')), urlA());
-    QVERIFY(m_budget->tryRetry(urlA())); // floor
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(m_budget->tryRetry(urlA())); // the floor
     QVERIFY(!m_budget->tryRetry(urlA()));
     QCOMPARE(m_budget->tokens(urlB()), 10.0);
     QVERIFY(m_budget->tryRetry(urlB()));
@@ -262,11 +264,14 @@ void tst_RetryBudget::retryShareWithHalfFailing_data()
     QTest::addColumn<double>("tokenRatio");
     QTest::addColumn<double>("floor");
 
-    QTest::newRow("defaults") << true << 10.0 << 0.1 << 1.0;
+    const Settings defaults;
+    QTest::newRow("defaults") << true << defaults.maxTokens << defaults.tokenRatio
+                              << defaults.minRetriesPerSecond;
     QTest::newRow("larger bucket, ratio 0.5") << true << 20.0 << 0.5 << 2.0;
     // The control: the same traffic without a budget retries far more than the defaults'
     // bound, so the rows above do measure the budget.
-    QTest::newRow("no budget (control)") << false << 10.0 << 0.1 << 1.0;
+    QTest::newRow("no budget (control)")
+        << false << defaults.maxTokens << defaults.tokenRatio << defaults.minRetriesPerSecond;
 }
 
 void tst_RetryBudget::retryShareWithHalfFailing()
@@ -345,7 +350,7 @@ void tst_RetryBudget::retryShareWithHalfFailing()
         QVERIFY2(retries <= bound(maxTokens, tokenRatio, floor), qPrintable(figures));
         QVERIFY2(retries >= int(maxTokens / 2) - 1, qPrintable(figures)); // it did retry
     } else {
-        QVERIFY2(retries > 2 * bound(10, 0.1, 1), qPrintable(figures));
+        QVERIFY2(retries > 2 * bound(maxTokens, tokenRatio, floor), qPrintable(figures));
         QCOMPARE(succeeded, logical);
     }
 }

@@ -24,11 +24,17 @@ class RetryBudgetPrivate;
     Only server faults (retryable statuses) count: connectivity faults are already kept off
     the network by Reachability, which waits instead of retrying.
 
-    With the defaults (10 tokens, ratio 0.1, floor 1 per second) a server that fails every
-    request sees at most 5 retries before throttling, then about one retry per second from
-    this client; at 50 % failures the bucket drains (one token per failure against 0.1 per
-    success) and retries settle near 10 % of successes plus the floor. A retry that the
+    With the defaults (10 tokens, ratio 0.1, floor 3 per second) a server that fails every
+    request sees at most 5 retries before throttling, then about three retries per second
+    from this client; at 50 % failures the bucket drains (one token per failure against 0.1
+    per success) and retries settle near 10 % of successes plus the floor. A retry that the
     budget refuses waits; it does not fail.
+
+    Why a floor of three: gRPC has none, Finagle's RetryBudget allows 10 per second. One
+    per second left a client whose server shed a burst of its requests (503 for capacity)
+    trickling its retries out for seconds after the server had room again; three drains such
+    a burst about as fast as plain backoff would, while the adaptive concurrency window and
+    the circuit breaker keep an overloaded server from seeing more.
 */
 class KEEPTRYING_NETWORK_EXPORT RetryBudget : public QObject
 {
@@ -39,7 +45,7 @@ public:
         bool enabled = true;
         double maxTokens = 10; //!< Bucket size (> 0).
         double tokenRatio = 0.1; //!< Tokens returned per answer that is not a fault.
-        double minRetriesPerSecond = 1; //!< Floor, per origin (0: none).
+        double minRetriesPerSecond = 3; //!< Floor, per origin (0: none).
     };
 
     explicit RetryBudget(QObject *parent = nullptr);
