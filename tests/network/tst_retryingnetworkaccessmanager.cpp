@@ -23,6 +23,7 @@
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace KeepTrying;
@@ -139,6 +140,12 @@ private Q_SLOTS:
     void noMetaDataForFailedConnections();
     void concurrencyWindowFollowsOverload();
     void concurrencyWindowSwitchedOffAndOn();
+    void scoutGoesAloneToAnOriginNotSeenAlive_data();
+    void scoutGoesAloneToAnOriginNotSeenAlive();
+    void releaseAfterOutageIsPacedByAnswers_data();
+    void releaseAfterOutageIsPacedByAnswers();
+    void shedAnswerHoldsItsSlot_data();
+    void shedAnswerHoldsItsSlot();
     void neverMakesExactlyOneAttempt();
     void sharedMonitorsDeletedWhileWaiting();
     void deadlineWhileBudgetHoldsKeepsLastAnswer();
@@ -715,6 +722,7 @@ void tst_RetryingNetworkAccessManager::deadlineEndsWaiting()
     policy.deadlineMs = 300;
     policy.waitForConnectivity = waitForConnectivity;
     manager.setRetryPolicy(policy);
+    manager.reachability()->setProbeSchedule(50, 50);
     // Not waiting, the breaker would fail the request at once after 5 refusals: this test
     // is about the deadline.
     CircuitBreaker::Settings noBreaker;
@@ -1496,6 +1504,162 @@ void tst_RetryingNetworkAccessManager::concurrencyWindowSwitchedOffAndOn()
     for (int i = 0; i < 3; ++i)
         get();
     QTRY_COMPARE_WITH_TIMEOUT(finished, 13, 10000);
+}
+
+// An origin never seen alive gets one attempt, a scout, until its connection is up: a server
+// that is down costs one refused connection, not one per request; a live one gets the whole
+// window as soon as the scout's request went out, long before its answer.
+void tst_RetryingNetworkAccessManager::scoutGoesAloneToAnOriginNotSeenAlive_data()
+{
+    QTest::addColumn<bool>("serverUp");
+    QTest::newRow("connections refused") << false;
+    QTest::newRow("server answering slowly") << true;
+}
+
+void tst_RetryingNetworkAccessManager::scoutGoesAloneToAnOriginNotSeenAlive()
+{
+    QFETCH(bool, serverUp);
+    constexpr int count = 10;
+    Demo::DemoServer server;
+    QUrl url;
+    if (serverUp) {
+        QVERIFY(server.listen() != 0);
+        server.setServiceTime(1000);
+        url = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
+    } else {
+        url = QUrl(QStringLiteral("http://127.0.0.1/"));
+        url.setPort(closedPort());
+    }
+    RetryingNetworkAccessManager manager;
+    manager.reachability()->setBackend(nullptr);
+    int attempts = 0;
+    connect(&manager, &RetryingNetworkAccessManager::attemptStarted, this, [&] { ++attempts; });
+    int finished = 0;
+    std::vector<std::unique_ptr<QNetworkReply>> replies;
+    for (int i = 0; i < count; ++i) {
+        replies.emplace_back(manager.get(QNetworkRequest(url)));
+        connect(replies.back().get(), &QNetworkReply::finished, this, [&] { ++finished; });
+    }
+    QCOMPARE(attempts, 1); // the scout
+    if (serverUp) {
+        // Once its request is out, the window's six: all before any answer.
+        QTRY_COMPARE_WITH_TIMEOUT(server.stats().value(QStringLiteral("total_requests")).toInt(), 6,
+                                  900);
+        QCOMPARE(finished, 0);
+        QCOMPARE(attempts, 6);
+        for (const auto &reply : replies)
+            reply->abort();
+        return;
+    }
+    const auto allWaiting = [&] {
+        return std::all_of(replies.cbegin(), replies.cend(), [](const auto &reply) {
+            return qobject_cast<RetryingReply *>(reply.get())->isWaitingForConnectivity();
+        });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allWaiting(), 2000);
+    QCOMPARE(attempts, 1);
+    QCOMPARE(finished, 0);
+}
+
+// After an outage the window restarts at one, and the first answers come one at a time:
+// every client that waited comes back at once, and a server fresh from a restart must not
+// get their backlogs in one burst. Without the window, the backlog goes out together.
+void tst_RetryingNetworkAccessManager::releaseAfterOutageIsPacedByAnswers_data()
+{
+    QTest::addColumn<bool>("adaptive");
+    QTest::addColumn<int>("minPeak");
+    QTest::addColumn<int>("maxPeak");
+    QTest::newRow("window") << true << 1 << 1;
+    QTest::newRow("no window (control)") << false << 3 << 10;
+}
+
+void tst_RetryingNetworkAccessManager::releaseAfterOutageIsPacedByAnswers()
+{
+    QFETCH(bool, adaptive);
+    QFETCH(int, minPeak);
+    QFETCH(int, maxPeak);
+    constexpr int count = 10;
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    server.setServiceTime(30);
+    RetryingNetworkAccessManager manager;
+    manager.setAdaptiveConcurrencyEnabled(adaptive);
+    manager.reachability()->setBackend(nullptr);
+    manager.reachability()->setProbeSchedule(50, 50);
+    const QUrl url = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
+
+    server.goDown(300);
+    QVERIFY(server.isDown());
+    int finished = 0;
+    std::vector<std::unique_ptr<QNetworkReply>> replies;
+    for (int i = 0; i < count; ++i) {
+        replies.emplace_back(manager.get(QNetworkRequest(url)));
+        connect(replies.back().get(), &QNetworkReply::finished, this, [&] { ++finished; });
+    }
+    QSignalSpy back(&server, &Demo::DemoServer::downChanged);
+    QVERIFY(back.wait(5000));
+    server.resetStats();
+    QTRY_COMPARE_WITH_TIMEOUT(finished, count, 10000);
+    for (const auto &reply : replies)
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+    const int peak = server.stats().value(QStringLiteral("peak_in_progress")).toInt();
+    QVERIFY2(peak >= minPeak && peak <= maxPeak, qPrintable(QString::number(peak)));
+}
+
+// A server that sheds load answers 503 at once. The slot of a shed attempt stays taken for
+// one smoothed round trip, so a client does not ask again and again within one round trip
+// of the request the server is busy with.
+void tst_RetryingNetworkAccessManager::shedAnswerHoldsItsSlot_data()
+{
+    QTest::addColumn<bool>("adaptive");
+    QTest::newRow("window") << true;
+    QTest::newRow("no window (control)") << false;
+}
+
+void tst_RetryingNetworkAccessManager::shedAnswerHoldsItsSlot()
+{
+    QFETCH(bool, adaptive);
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    server.setMaxConcurrent(1);
+    server.setServiceTime(200);
+    RetryingNetworkAccessManager manager;
+    manager.setAdaptiveConcurrencyEnabled(adaptive);
+    RetryPolicy policy;
+    policy.initialDelayMs = 1;
+    policy.maxDelayMs = 1;
+    policy.jitter = Jitter::None;
+    policy.maxAttempts = 10000;
+    manager.setRetryPolicy(policy);
+    CircuitBreaker::Settings noBreaker; // the window alone
+    noBreaker.enabled = false;
+    manager.circuitBreaker()->setSettings(noBreaker);
+    RetryBudget::Settings noBudget;
+    noBudget.enabled = false;
+    manager.retryBudget()->setSettings(noBudget);
+    const QUrl url = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
+
+    // One answer first: the round trip is 200 ms.
+    std::unique_ptr<QNetworkReply> first(manager.get(QNetworkRequest(url)));
+    QSignalSpy firstDone(first.get(), &QNetworkReply::finished);
+    QVERIFY(firstDone.wait(5000));
+    QCOMPARE(first->error(), QNetworkReply::NoError);
+
+    // Two at once: one is served, the other shed until the first is done.
+    server.resetStats();
+    std::unique_ptr<QNetworkReply> a(manager.get(QNetworkRequest(url)));
+    std::unique_ptr<QNetworkReply> b(manager.get(QNetworkRequest(url)));
+    QSignalSpy aDone(a.get(), &QNetworkReply::finished);
+    QSignalSpy bDone(b.get(), &QNetworkReply::finished);
+    QVERIFY(aDone.wait(5000));
+    QVERIFY(bDone.count() == 1 || bDone.wait(5000));
+    QCOMPARE(a->error(), QNetworkReply::NoError);
+    QCOMPARE(b->error(), QNetworkReply::NoError);
+    const int shed = server.stats().value(QStringLiteral("capacity_rejections")).toInt();
+    if (adaptive)
+        QVERIFY2(shed <= 3, qPrintable(QString::number(shed))); // see the window's rules
+    else
+        QVERIFY2(shed >= 10, qPrintable(QString::number(shed))); // a retry every millisecond
 }
 
 void tst_RetryingNetworkAccessManager::neverMakesExactlyOneAttempt()

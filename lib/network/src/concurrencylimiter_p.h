@@ -1,8 +1,10 @@
 #ifndef KEEPTRYING_CONCURRENCYLIMITER_P_H
 #define KEEPTRYING_CONCURRENCYLIMITER_P_H
 
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QHash>
 #include <QtCore/QString>
+#include <QtCore/QTimer>
 
 #include <deque>
 
@@ -10,23 +12,41 @@ namespace KeepTrying {
 
 class RetryingReplyPrivate;
 
-// How many attempts may be in flight to one origin, adapted like TCP's congestion window
-// (additive increase, multiplicative decrease): an overloaded server (5xx, 429, refused
-// connections) halves the window, answers grow it again. Requests beyond it wait in order,
-// without attempts, instead of adding to the overload; each freed slot goes to the next.
+// How many attempts may be in flight to one origin, adapted like TCP's congestion window:
+// - an origin not yet seen alive (never contacted, or unreachable since) gets one attempt at
+//   a time, a scout, until a connection to it is up; a server that is down then costs each
+//   client one refused connection, not a burst of them;
+// - while requests wait for it, answers grow the window: by one each below the slow-start
+//   threshold (doubling per round trip), by one per round trip above it. An overloaded server
+//   (5xx, 429) halves the window, which becomes the threshold; an unreachable one (refused,
+//   reset, timed out) restarts it at the minimum with a threshold of half what was in flight,
+//   at least two, as TCP does after a retransmission timeout (RFC 5681 §3.1). Requests
+//   released after an outage are thus paced by the server's own answers;
+// - a slot freed by an overload answer stays taken for one smoothed round-trip time (RFC 6298's
+//   estimator over the origin's answers): a server that sheds load answers at once, and
+//   without this pause a client would ask it again at once, many times per round trip.
+// Requests beyond the window wait in order, without attempts; each freed slot goes to the next.
 class ConcurrencyLimiter
 {
 public:
-    enum class Outcome { Answered, Overloaded, Neutral };
+    enum class Outcome { Answered, Overloaded, Unreachable, Neutral };
 
     int initialLimit = 6; // Qt runs at most six HTTP/1.1 connections per host anyway
     int minimumLimit = 1;
     int maximumLimit = 256;
+    qint64 maximumHoldMs = 1000;
+    int recoveryAnswers = 8;
+    ConcurrencyLimiter();
     bool isEnabled() const { return enabled; }
     void setEnabled(bool on);
 
     bool tryStart(const QString &origin);
-    void finished(const QString &origin, Outcome outcome);
+    // An attempt ended after \a durationMs (-1: unknown).
+    void finished(const QString &origin, Outcome outcome, qint64 durationMs = -1);
+    // An attempt's connection is up (its request went out): the origin is alive.
+    void connected(const QString &origin);
+    // Whether the origin has been seen alive since it was last unreachable.
+    bool isProven(const QString &origin) const;
     void wait(const QString &origin, RetryingReplyPrivate *waiter);
     void cancelWait(const QString &origin, RetryingReplyPrivate *waiter);
     double limit(const QString &origin) const;
@@ -35,12 +55,21 @@ private:
     struct Origin
     {
         double limit = 0;
+        double threshold = 0; // slow start below it, one more per round trip above (RFC 5681)
         int inFlight = 0;
+        int probation = 0; // answers still to come one at a time after an outage
+        bool proven = false;
+        double srttMs = -1; // smoothed duration of answered attempts; -1: none yet
+        std::deque<qint64> holds; // when slots held after overload answers come free
         std::deque<RetryingReplyPrivate *> waiters;
+        int window() const { return proven && probation == 0 ? int(limit) : 1; }
     };
     Origin &origin(const QString &key);
     void grantWaiting(Origin &o);
+    void releaseHolds();
 
+    QElapsedTimer m_clock;
+    QTimer m_holdTimer;
     QHash<QString, Origin> m_origins;
     bool enabled = true;
 };

@@ -177,6 +177,7 @@ ReachabilityPrivate::Origin &ReachabilityPrivate::startProbing(const QUrl &url)
         target.setPath(QStringLiteral("/"));
     }
     origin->probeTarget = target;
+    origin->since.start();
     origin->timer.setSingleShot(true);
     QObject::connect(&origin->timer, &QTimer::timeout, q, [this, key] { sendProbe(key); });
     unreachable.insert(key, origin);
@@ -214,10 +215,24 @@ void ReachabilityPrivate::markReachable(const QString &key)
 
 void ReachabilityPrivate::scheduleProbe(Origin &origin, qint64 notBeforeMs)
 {
-    // Doubling from the initial delay to the cap, with equal jitter: probes of many clients
-    // spread out, yet none comes sooner than half its interval.
-    const qint64 base = std::min(probeMaxMs, probeInitialMs << std::min(origin.failedProbes, 20));
-    const qint64 delay = base / 2 + QRandomGenerator::global()->bounded(base / 2 + 1);
+    // A steady interval first: most outages are short (a restart, a deploy, a blip), and a
+    // steady interval finds the end of one soonest for the probes it costs (the median wait
+    // from a server's return to the next probe is half the interval). Then backoff, so that a
+    // long outage is not kept busy by every waiting client.
+    qint64 base = probeIntervalMs;
+    if (origin.since.elapsed() >= probeSteadyMs) {
+        origin.backoffSteps = std::min(origin.backoffSteps + 1, 62);
+        for (int i = 0; i < origin.backoffSteps && base < probeMaxMs; ++i)
+            base *= 2;
+        base = std::min(base, probeMaxMs);
+    }
+    // The first probe waits one to two intervals, at random: the probes of clients that
+    // failed together (a server that went down under all of them) are out of step from the
+    // start, and so is their return. (A server that has just refused is rarely back within
+    // the second, either.) Later probes keep their step within ±20 %.
+    const double random = QRandomGenerator::global()->generateDouble();
+    const double jitter = origin.failedProbes == 0 ? 1.0 + random : 0.8 + 0.4 * random;
+    const qint64 delay = qint64(double(base) * jitter);
     origin.timer.start(int(std::clamp<qint64>(std::max(delay, notBeforeMs), 0, INT_MAX)));
 }
 
@@ -278,11 +293,12 @@ void Reachability::setProbeUrl(const QUrl &origin, const QUrl &probe)
     d->probeUrls.insert(originOf(origin), probe);
 }
 
-void Reachability::setProbeSchedule(qint64 initialMs, qint64 maxMs)
+void Reachability::setProbeSchedule(qint64 intervalMs, qint64 maxMs, qint64 steadyMs)
 {
     Q_D(Reachability);
-    d->probeInitialMs = std::max<qint64>(1, initialMs);
-    d->probeMaxMs = std::max(d->probeInitialMs, maxMs);
+    d->probeIntervalMs = std::max<qint64>(1, intervalMs);
+    d->probeMaxMs = std::max(d->probeIntervalMs, maxMs);
+    d->probeSteadyMs = std::max<qint64>(0, steadyMs);
 }
 
 void Reachability::setProbeTimeout(qint64 timeoutMs)

@@ -30,6 +30,8 @@ public:
         QUrl probeTarget;
         QTimer timer; // next probe
         QPointer<QNetworkReply> probe;
+        QElapsedTimer since; // unreachable since
+        int backoffSteps = 0; // probes scheduled after the steady phase
         int failedProbes = 0;
     };
 
@@ -52,8 +54,9 @@ public:
     QElapsedTimer backendOfflineSince;
     qint64 backendOfflineGraceMs = 3000;
     QNetworkAccessManager *probes = nullptr;
-    qint64 probeInitialMs = 250;
-    qint64 probeMaxMs = 1000;
+    qint64 probeIntervalMs = 1000;
+    qint64 probeMaxMs = 30000;
+    qint64 probeSteadyMs = 30000;
     qint64 probeTimeoutMs = 2000;
     qint64 probeCount = 0;
 

@@ -266,7 +266,8 @@ void RetryingReplyPrivate::releaseSlot(int outcome)
         return;
     holdsSlot = false;
     if (ConcurrencyLimiter *l = limiter())
-        l->finished(originKey, ConcurrencyLimiter::Outcome(outcome));
+        l->finished(originKey, ConcurrencyLimiter::Outcome(outcome),
+                    attemptClock.isValid() ? attemptClock.elapsed() : -1);
 }
 
 bool RetryingReplyPrivate::mayGo() const
@@ -286,9 +287,11 @@ void RetryingReplyPrivate::checkParked()
             reachability->watch(request.url()); // the backend may have gone Offline anew
         return;
     }
-    // Reachable again: go now, give or take a small random stagger so that many waiting
-    // requests do not reach the server in the same instant.
-    const qint64 stagger = std::max<qint64>(0, policy.reconnectStaggerMs);
+    // Reachable again: go now. The concurrency window paces what is released (one scout,
+    // then slow start); without it, a small random stagger keeps many waiting requests from
+    // reaching the server in the same instant.
+    const ConcurrencyLimiter *l = limiter();
+    const qint64 stagger = l && l->isEnabled() ? 0 : std::max<qint64>(0, policy.reconnectStaggerMs);
     const int delay =
         int(std::min<qint64>(QRandomGenerator::global()->bounded(stagger + 1), INT_MAX));
     staggerTimer.start(delay, Qt::PreciseTimer, q);
@@ -439,6 +442,7 @@ void RetryingReplyPrivate::startAttempt()
         upload = bodyDevice;
     }
 
+    attemptClock.start();
     QNetworkReply *reply = m->createAttempt(operation, r, upload);
     reply->setParent(q);
     if (replay)
@@ -454,6 +458,20 @@ void RetryingReplyPrivate::startAttempt()
     current = reply;
     forwarded = 0;
     connectAttempt(reply);
+    ConcurrencyLimiter *l = holdsSlot ? limiter() : nullptr;
+    if (l && l->isEnabled() && !l->isProven(originKey)) {
+        // This attempt is the origin's scout: the others wait until its connection is up.
+        // (A body's upload progress shows that as well, long before a large body is sent.)
+        const auto alive = [this] {
+            if (ConcurrencyLimiter *window = limiter())
+                window->connected(originKey);
+        };
+        QObject::connect(reply, &QNetworkReply::requestSent, q, alive);
+        QObject::connect(reply, &QNetworkReply::uploadProgress, q, [alive](qint64 sent, qint64) {
+            if (sent > 0)
+                alive();
+        });
+    }
 }
 
 void RetryingReplyPrivate::connectAttempt(QNetworkReply *reply)
@@ -814,10 +832,13 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
     // What this attempt learnt about its origin serves every request to it.
     if (current) {
         const QUrl url = request.url();
-        releaseSlot(int(fault == FaultClass::Server || fault == FaultClass::Connectivity
-                            ? ConcurrencyLimiter::Outcome::Overloaded
-                            : outcome.httpStatus > 0 ? ConcurrencyLimiter::Outcome::Answered
-                                                     : ConcurrencyLimiter::Outcome::Neutral));
+        ConcurrencyLimiter::Outcome seen = ConcurrencyLimiter::Outcome::Neutral;
+        if (outcome.httpStatus > 0)
+            seen = fault == FaultClass::Server ? ConcurrencyLimiter::Outcome::Overloaded
+                                               : ConcurrencyLimiter::Outcome::Answered;
+        else if (fault == FaultClass::Connectivity)
+            seen = ConcurrencyLimiter::Outcome::Unreachable;
+        releaseSlot(int(seen));
         if (reachability) {
             if (outcome.httpStatus > 0)
                 reachability->reportSuccess(originKey);

@@ -113,6 +113,7 @@ public:
     QMetaObject::Connection parkConnections[7];
     bool holdsProbe = false; // this attempt is the breaker's half-open probe
     bool holdsSlot = false; // an attempt slot of the concurrency limiter
+    QElapsedTimer attemptClock; // since the current attempt started
     QString originKey;
     bool pendingServerRetry = false; // the next attempt retries a server fault
     bool deadlineReached = false;

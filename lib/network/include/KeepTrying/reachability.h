@@ -91,10 +91,13 @@ public:
 
     /*! Probes \a origin (any URL on it) with a HEAD of \a probe instead of its root. */
     void setProbeUrl(const QUrl &origin, const QUrl &probe);
-    /*! The probe backoff: first probe after about \a initialMs, doubling up to \a maxMs,
-        each with equal jitter (so a probe is never sooner than half the interval). Defaults
-        250 ms and 1000 ms. */
-    void setProbeSchedule(qint64 initialMs, qint64 maxMs);
+    /*! When an unreachable origin is probed, in milliseconds: first after one to two
+        \a intervalMs at random (so that the probes of clients that failed together do not
+        line up), then every \a intervalMs ±20 % for the first \a steadyMs of the outage, then at
+       intervals doubling up to \a maxMs. Defaults 1000, 30000 and 30000: a server back within half
+       a minute is found half a second later at the median, for one probe a second per client; a
+       longer outage is probed less and less, down to once every 30 s. */
+    void setProbeSchedule(qint64 intervalMs, qint64 maxMs, qint64 steadyMs = 30000);
     /*! Time a probe may take, in milliseconds (default 2000). */
     void setProbeTimeout(qint64 timeoutMs);
     /*! Probes sent since construction. */

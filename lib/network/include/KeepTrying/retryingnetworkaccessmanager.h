@@ -89,11 +89,19 @@ public:
     /*! Shares \a budget with other managers (not owned; nullptr restores the own one). */
     void setRetryBudget(RetryBudget *budget);
 
-    /*! Whether attempts per origin go through an adaptive concurrency window (default on):
-        it starts at six (Qt's own connections per host), halves when the origin answers
-        5xx or 429 or refuses connections, and grows by one per answer while it is what
-        holds requests back (additive increase, multiplicative decrease, as TCP's congestion
-        window). Requests beyond it wait their turn, in order, without attempts. */
+    /*! Whether attempts per origin go through an adaptive concurrency window (default on),
+        modelled on TCP's congestion window (RFC 5681):
+        \list
+        \li an origin not seen alive yet, or unreachable since, gets one attempt (a scout)
+            until that attempt's connection is up; then the window applies;
+        \li the window starts at six (Qt's own connections per host), grows by one per
+            answer while it is what holds requests back, halves when the origin answers 5xx
+            or 429, and restarts at one after a connectivity fault (refused, reset, timed
+            out), so that requests released after an outage are paced by the answers;
+        \li requests beyond it wait their turn, in order, without attempts.
+        \endlist
+        Off: every request goes at once, and requests released after a wait are spread by
+        RetryPolicy::reconnectStaggerMs instead. */
     bool isAdaptiveConcurrencyEnabled() const;
     void setAdaptiveConcurrencyEnabled(bool enabled);
     /*! The current window for the origin of \a url: attempts that may be in flight. */

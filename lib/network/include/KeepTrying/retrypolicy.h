@@ -125,8 +125,10 @@ public:
         once. A connectivity fault still waits its backoff first. Off: connectivity faults
         are retried on the backoff schedule alone. */
     bool waitForConnectivity = true;
-    /*! When many waiting requests may go at once, each waits a random 0..this many
-        milliseconds first, so they do not all reach the server in the same instant. */
+    /*! When many waiting requests may go at once and the manager's adaptive concurrency
+        window is off, each waits a random 0..this many milliseconds first, so they do not
+        all reach the server in the same instant. (With the window on, the default, it paces
+        them instead: see RetryingNetworkAccessManager::setAdaptiveConcurrencyEnabled().) */
     qint64 reconnectStaggerMs = 100;
     /*! Largest request body kept in memory for replay, in bytes. A larger body that cannot
         be re-read by seeking is sent once and never retried after it started. */
