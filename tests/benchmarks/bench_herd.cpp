@@ -2,8 +2,8 @@
 // demo server that is down for a while and then serves at most C requests at a time, 503
 // above. Each retry strategy runs in turn against a fresh server:
 //   - plain exponential backoff with no, full, equal and decorrelated jitter (the AWS
-//     "Exponential Backoff and Jitter" strategies): breaker and budget off, no waiting for
-//     connectivity, so every retry goes to the network;
+//     "Exponential Backoff and Jitter" strategies): breaker, budget and concurrency window off,
+//     no waiting for connectivity, so every request and retry goes to the network;
 //   - KeepTrying's default: full jitter + circuit breaker + retry budget + reachability
 //     parking.
 // Every strategy uses the same backoff numbers and no attempt limit, so that all requests
@@ -69,6 +69,7 @@ struct Figures
     qint64 outageFirstAttempts = 0; // of which first attempts
     qint64 outageProbes = 0; // of which reachability probes
     double peakRps = 0; // most arrivals in 100 ms, times 10, in the first second after recovery
+    double peakRpsAfter = 0; // the same over everything after recovery
     qint64 capacityRejections = 0;
     qint64 serverRequests = 0;
     double completionS = -1; // from the first request to the last completion; -1: unfinished
@@ -76,6 +77,10 @@ struct Figures
     int failed = 0;
     int breakerTrips = 0;
     std::vector<int> arrivalsPerSecond; // server arrivals in each second after recovery
+    std::vector<int> arrivalsFirstSecond; // the same, per 100 ms of the first second
+    std::vector<int> firstAttemptsFirstSecond; // client side: first attempts per 100 ms
+    std::vector<int> retriesFirstSecond; // client side: later attempts per 100 ms
+    std::vector<int> returnsFirstSecond; // clients that saw the origin reachable again
 };
 
 // The server on its own thread, as a real one would be: the clients' work does not slow it.
@@ -174,10 +179,13 @@ Figures run(const Config &config, const Strategy &strategy)
     Figures figures;
     std::vector<std::unique_ptr<RetryingNetworkAccessManager>> managers;
     std::vector<std::pair<qint64, int>> attempts; // main thread: (ms on `clock`, attempt)
+    std::vector<qint64> returns; // main thread: when a client saw its origin reachable again
     for (int i = 0; i < config.clients; ++i) {
         auto manager = std::make_unique<RetryingNetworkAccessManager>();
         manager->setProxy(QNetworkProxy::NoProxy);
         manager->setRetryPolicy(policy);
+        // The plain strategies are plain: no window either, every request goes at once.
+        manager->setAdaptiveConcurrencyEnabled(strategy.keepTrying);
         CircuitBreaker::Settings breaker;
         breaker.enabled = strategy.keepTrying && strategy.breaker;
         manager->circuitBreaker()->setSettings(breaker);
@@ -187,6 +195,11 @@ Figures run(const Config &config, const Strategy &strategy)
         QObject::connect(
             manager.get(), &RetryingNetworkAccessManager::attemptStarted,
             [&](QNetworkReply *, int attempt) { attempts.emplace_back(clock.elapsed(), attempt); });
+        QObject::connect(manager->reachability(), &Reachability::originReachabilityChanged,
+                         [&](const QString &, bool reachable) {
+                             if (reachable)
+                                 returns.push_back(clock.elapsed());
+                         });
         QObject::connect(manager->circuitBreaker(), &CircuitBreaker::stateChanged,
                          [&](const QString &, CircuitBreaker::State state) {
                              figures.breakerTrips += state == CircuitBreaker::Open ? 1 : 0;
@@ -239,16 +252,27 @@ Figures run(const Config &config, const Strategy &strategy)
             figures.outageFirstAttempts += attempt == 1 ? 1 : 0;
         }
     }
+    // Counts per 100 ms of the first second after recovery.
+    const auto firstSecond = [recovered](std::vector<int> &bins, qint64 t) {
+        bins.resize(10, 0);
+        if (recovered >= 0 && t >= recovered && t < recovered + 1000)
+            ++bins[size_t((t - recovered) / 100)];
+    };
+    for (const auto &[t, attempt] : attempts)
+        firstSecond(attempt == 1 ? figures.firstAttemptsFirstSecond : figures.retriesFirstSecond,
+                    t);
+    for (const qint64 t : returns)
+        firstSecond(figures.returnsFirstSecond, t);
     figures.outageProbes = std::max<qint64>(0, probesAtRecovery);
     figures.outageTries += figures.outageProbes;
     {
         QMutexLocker locker(&arrivalsMutex);
-        std::vector<int> bins(10, 0);
-        for (const qint64 t : arrivals) {
-            if (recovered >= 0 && t >= recovered && t < recovered + 1000)
-                ++bins[size_t((t - recovered) / 100)];
-        }
+        std::vector<int> &bins = figures.arrivalsFirstSecond;
+        bins.resize(10, 0);
+        for (const qint64 t : arrivals)
+            firstSecond(bins, t);
         figures.peakRps = 10.0 * *std::max_element(bins.cbegin(), bins.cend());
+        std::vector<int> allBins;
         for (const qint64 t : arrivals) {
             if (recovered < 0 || t < recovered)
                 continue;
@@ -256,7 +280,13 @@ Figures run(const Config &config, const Strategy &strategy)
             if (figures.arrivalsPerSecond.size() <= second)
                 figures.arrivalsPerSecond.resize(second + 1, 0);
             ++figures.arrivalsPerSecond[second];
+            const size_t bin = size_t((t - recovered) / 100);
+            if (allBins.size() <= bin)
+                allBins.resize(bin + 1, 0);
+            ++allBins[bin];
         }
+        if (!allBins.empty())
+            figures.peakRpsAfter = 10.0 * *std::max_element(allBins.cbegin(), allBins.cend());
     }
     const QJsonObject stats = server->stats();
     figures.capacityRejections = stats.value(QLatin1String("capacity_rejections")).toInteger();
@@ -340,9 +370,9 @@ int main(int argc, char **argv)
                 "%d ms each\n",
                 config.requests, config.clients, config.downMs, config.capacity, config.serviceMs);
     std::printf("backoff: 100 ms doubling to 2000 ms, no attempt limit\n\n");
-    std::printf("%-24s %12s %14s %12s %11s %11s %11s %10s %6s %7s\n", "strategy", "outage tries",
-                "first/probes", "peak rps 1s", "shed (503)", "server reqs", "complete s",
-                "after rec.", "trips", "failed");
+    std::printf("%-24s %12s %14s %12s %10s %11s %11s %11s %10s %6s %7s\n", "strategy",
+                "outage tries", "first/probes", "peak rps 1s", "peak later", "shed (503)",
+                "server reqs", "complete s", "after rec.", "trips", "failed");
     std::fflush(stdout);
     std::vector<Figures> results;
     for (const Strategy &strategy : strategies) {
@@ -350,14 +380,22 @@ int main(int argc, char **argv)
         results.push_back(f);
         const QByteArray split =
             QByteArray::number(f.outageFirstAttempts) + '/' + QByteArray::number(f.outageProbes);
-        std::printf("%-24s %12lld %14s %12.0f %11lld %11lld %11.2f %10.2f %6d %7d\n", strategy.name,
-                    f.outageTries, split.constData(), f.peakRps, f.capacityRejections,
-                    f.serverRequests, f.completionS, f.afterRecoveryS, f.breakerTrips, f.failed);
+        std::printf("%-24s %12lld %14s %12.0f %10.0f %11lld %11lld %11.2f %10.2f %6d %7d\n",
+                    strategy.name, f.outageTries, split.constData(), f.peakRps, f.peakRpsAfter,
+                    f.capacityRejections, f.serverRequests, f.completionS, f.afterRecoveryS,
+                    f.breakerTrips, f.failed);
         if (timeline) {
-            QByteArray line = "    arrivals per second after recovery:";
-            for (const int n : f.arrivalsPerSecond)
-                line += ' ' + QByteArray::number(n);
-            std::printf("%s\n", line.constData());
+            const auto print = [](const char *title, const std::vector<int> &counts) {
+                QByteArray line = title;
+                for (const int n : counts)
+                    line += ' ' + QByteArray::number(n);
+                std::printf("%s\n", line.constData());
+            };
+            print("    arrivals per second after recovery:", f.arrivalsPerSecond);
+            print("    per 100 ms in the first second:  arrivals", f.arrivalsFirstSecond);
+            print("                                first attempts", f.firstAttemptsFirstSecond);
+            print("                                       retries", f.retriesFirstSecond);
+            print("                 clients seeing the origin back", f.returnsFirstSecond);
         }
         std::fflush(stdout);
     }
@@ -367,7 +405,8 @@ int main(int argc, char **argv)
                 "and probes\n");
     std::printf("trips: circuit breaker openings, all clients\n");
     std::printf("peak rps 1s: most requests the server received in one 100 ms bin of the "
-                "first second after recovery, times 10\n");
+                "first second after recovery, times 10; peak later: the same over all the time "
+                "after recovery\n");
     std::printf("capacity: C / service time = %d / %d ms = %.0f requests per second\n",
                 config.capacity, config.serviceMs, capacityRps);
     std::printf("complete s: from the first request to the last completion (-1: not within "
