@@ -94,10 +94,16 @@ public:
         \list
         \li an origin not seen alive yet, or unreachable since, gets one attempt (a scout)
             until that attempt's connection is up; then the window applies;
-        \li the window starts at six (Qt's own connections per host), grows by one per
-            answer while it is what holds requests back, halves when the origin answers 5xx
-            or 429, and restarts at one after a connectivity fault (refused, reset, timed
-            out), so that requests released after an outage are paced by the answers;
+        \li the window starts at six (Qt's own connections per host) and grows with answers
+            while it is what holds requests back (by one per answer up to the slow-start
+            threshold, by one per round trip above it);
+        \li an answer 5xx or 429 halves it, and that attempt's slot stays taken for one
+            smoothed round trip (RFC 6298), so a server that sheds load at once is not
+            asked again at once;
+        \li a connectivity fault (refused, reset, timed out) restarts it at one, and the
+            first eight answers after that come one at a time: requests released after an
+            outage are paced by the server's answers, and a server back from a restart gets
+            the backlogs of all its waiting clients in steps;
         \li requests beyond it wait their turn, in order, without attempts.
         \endlist
         Off: every request goes at once, and requests released after a wait are spread by
