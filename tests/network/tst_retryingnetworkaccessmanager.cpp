@@ -146,6 +146,7 @@ private Q_SLOTS:
     void releaseAfterOutageIsPacedByAnswers();
     void shedAnswerHoldsItsSlot_data();
     void shedAnswerHoldsItsSlot();
+    void lostConnectionAmongLiveOnesIsNoOutage();
     void neverMakesExactlyOneAttempt();
     void sharedMonitorsDeletedWhileWaiting();
     void deadlineWhileBudgetHoldsKeepsLastAnswer();
@@ -1660,6 +1661,48 @@ void tst_RetryingNetworkAccessManager::shedAnswerHoldsItsSlot()
         QVERIFY2(shed <= 3, qPrintable(QString::number(shed))); // see the window's rules
     else
         QVERIFY2(shed >= 10, qPrintable(QString::number(shed))); // a retry every millisecond
+}
+
+// One connection lost while five others to the same origin are alive is a glitch, not an
+// outage: the window restarts at one and grows back with their answers (slow start up to half
+// of what was in flight), rather than sending the next requests one at a time.
+void tst_RetryingNetworkAccessManager::lostConnectionAmongLiveOnesIsNoOutage()
+{
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    // Qt itself sends a request again, up to three times, when its connection closes before
+    // any response: four drops make the loss reach us.
+    QVERIFY(server.addFault(QStringLiteral("route=/images/preview-02.png,drop=before-headers,"
+                                           "count=4")));
+    QVERIFY(server.addFault(QStringLiteral("route=/images/preview-01.png,latency=150")));
+    RetryingNetworkAccessManager manager;
+    manager.reachability()->setBackend(nullptr);
+    const QUrl live = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
+    const QUrl lost = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-02.png")));
+
+    std::unique_ptr<QNetworkReply> warmUp(manager.get(QNetworkRequest(live)));
+    QSignalSpy warmedUp(warmUp.get(), &QNetworkReply::finished);
+    QVERIFY(warmedUp.wait(5000));
+    QCOMPARE(manager.concurrencyLimit(live), 6);
+
+    // Six in flight (the lost one and five live ones), four more waiting for the window.
+    std::vector<std::unique_ptr<QNetworkReply>> replies;
+    int finished = 0;
+    const auto get = [&](const QUrl &url) {
+        replies.emplace_back(manager.get(QNetworkRequest(url)));
+        connect(replies.back().get(), &QNetworkReply::finished, this, [&] { ++finished; });
+    };
+    get(lost);
+    for (int i = 0; i < 9; ++i)
+        get(live);
+    // Measure the second wave: from the first answer of the first.
+    connect(replies[1].get(), &QNetworkReply::finished, this, [&] { server.resetStats(); });
+    QTRY_COMPARE_WITH_TIMEOUT(finished, 10, 10000);
+    for (const auto &reply : replies)
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+    // Three at once as the live answers come (one at a time would never pass two here).
+    const int peak = server.stats().value(QStringLiteral("peak_in_progress")).toInt();
+    QVERIFY2(peak >= 3, qPrintable(QString::number(peak)));
 }
 
 void tst_RetryingNetworkAccessManager::neverMakesExactlyOneAttempt()

@@ -78,7 +78,10 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 du
         if (enabled) {
             o.threshold = std::max(2.0, o.inFlight / 2.0); // in flight when it failed
             o.limit = minimumLimit;
-            o.probation = recoveryAnswers;
+            // One at a time only when nothing else was in flight: a dead origin, met by its
+            // last attempt or its scout. One lost connection among live ones is a glitch.
+            if (o.inFlight <= 1)
+                o.probation = recoveryAnswers;
         }
         break;
     case Outcome::Neutral:

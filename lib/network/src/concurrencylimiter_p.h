@@ -20,8 +20,10 @@ class RetryingReplyPrivate;
 //   threshold (doubling per round trip), by one per round trip above it. An overloaded server
 //   (5xx, 429) halves the window, which becomes the threshold; an unreachable one (refused,
 //   reset, timed out) restarts it at the minimum with a threshold of half what was in flight,
-//   at least two, as TCP does after a retransmission timeout (RFC 5681 §3.1). Requests
-//   released after an outage are thus paced by the server's own answers;
+//   at least two, as TCP does after a retransmission timeout (RFC 5681 §3.1). When that
+//   fault left nothing in flight (the origin is down, not glitching), the next answers come
+//   one at a time for a while: requests released after an outage are thus paced by the
+//   server's own answers;
 // - a slot freed by an overload answer stays taken for one smoothed round-trip time (RFC 6298's
 //   estimator over the origin's answers): a server that sheds load answers at once, and
 //   without this pause a client would ask it again at once, many times per round trip.

@@ -100,10 +100,11 @@ public:
         \li an answer 5xx or 429 halves it, and that attempt's slot stays taken for one
             smoothed round trip (RFC 6298), so a server that sheds load at once is not
             asked again at once;
-        \li a connectivity fault (refused, reset, timed out) restarts it at one, and the
-            first eight answers after that come one at a time: requests released after an
-            outage are paced by the server's answers, and a server back from a restart gets
-            the backlogs of all its waiting clients in steps;
+        \li a connectivity fault (refused, reset, timed out) restarts it at one; when it
+            left nothing else in flight (the origin is down, not glitching), the first eight
+            answers after it come one at a time: requests released after an outage are
+            paced by the server's answers, and a server back from a restart gets the
+            backlogs of all its waiting clients in steps;
         \li requests beyond it wait their turn, in order, without attempts.
         \endlist
         Off: every request goes at once, and requests released after a wait are spread by
