@@ -9,12 +9,14 @@
 #include <KeepTrying/Demo/demoserver.h>
 
 #include <QtCore/QBuffer>
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QPointer>
 #include <QtCore/QRegularExpression>
+#include <QtCore/QThread>
 #include <QtCore/QTimer>
 #include <QtCore/QUrlQuery>
 #include <QtNetwork/QHttpMultiPart>
@@ -147,6 +149,8 @@ private Q_SLOTS:
     void shedAnswerHoldsItsSlot_data();
     void shedAnswerHoldsItsSlot();
     void lostConnectionAmongLiveOnesIsNoOutage();
+    void longResponseDoesNotHoldTheWindow();
+    void deadlineFreesASlotGrantedBeforeItsAttempt();
     void neverMakesExactlyOneAttempt();
     void sharedMonitorsDeletedWhileWaiting();
     void deadlineWhileBudgetHoldsKeepsLastAnswer();
@@ -1703,6 +1707,104 @@ void tst_RetryingNetworkAccessManager::lostConnectionAmongLiveOnesIsNoOutage()
     // Three at once as the live answers come (one at a time would never pass two here).
     const int peak = server.stats().value(QStringLiteral("peak_in_progress")).toInt();
     QVERIFY2(peak >= 3, qPrintable(QString::number(peak)));
+}
+
+// After a lost connection the window is one; a response that streams on and on (an event
+// stream, a long download) has been answered and must not keep every other request to the
+// origin waiting until it ends.
+void tst_RetryingNetworkAccessManager::longResponseDoesNotHoldTheWindow()
+{
+    Test::TestServer server;
+    QVERIFY(server.listen());
+    int streamRequests = 0;
+    server.setHandler([&](const Test::TestServer::Request &request, int) {
+        if (!request.target.startsWith("/stream"))
+            return Test::TestServer::respond(200, "ok");
+        if (++streamRequests <= 4) // Qt itself tries up to four connections per attempt
+            return Test::TestServer::Response { QByteArray(), Test::TestServer::Response::Abort };
+        Test::TestServer::Response endless = Test::TestServer::cutOff(200, 1000000, "data: 1\n");
+        endless.ending = Test::TestServer::Response::Stall;
+        return endless;
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.waitForConnectivity = false; // the lost connection is retried, not waited out
+    manager.setRetryPolicy(policy);
+
+    std::unique_ptr<QNetworkReply> stream(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/stream")))));
+    QSignalSpy streaming(stream.get(), &QNetworkReply::readyRead);
+    QVERIFY(streaming.wait(5000));
+    QCOMPARE(manager.concurrencyLimit(server.url()), 1);
+    std::vector<std::unique_ptr<QNetworkReply>> others;
+    int finished = 0;
+    for (int i = 0; i < 5; ++i) {
+        others.emplace_back(
+            manager.get(QNetworkRequest(server.url(QStringLiteral("/api/%1").arg(i)))));
+        connect(others.back().get(), &QNetworkReply::finished, this, [&] { ++finished; });
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(finished, 5, 5000);
+    for (const auto &reply : others)
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QVERIFY(!stream->isFinished());
+    stream->abort();
+}
+
+// A request waiting for a slot whose deadline passes just as it is granted one (the deadline
+// timer was overdue on a busy event loop, and the slot came free first) must give the slot
+// back, even though it ends with its last error answer; else the origin stays a slot short
+// for as long as that reply lives.
+void tst_RetryingNetworkAccessManager::deadlineFreesASlotGrantedBeforeItsAttempt()
+{
+    Test::TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const Test::TestServer::Request &request, int) {
+        if (request.target.startsWith("/busy"))
+            return Test::TestServer::respond(503, "busy");
+        if (request.target.startsWith("/slow"))
+            return Test::TestServer::stall();
+        return Test::TestServer::respond(200, "ok");
+    });
+    RetryingNetworkAccessManager manager;
+    CircuitBreaker::Settings noBreaker;
+    noBreaker.enabled = false;
+    manager.circuitBreaker()->setSettings(noBreaker);
+    RetryBudget::Settings noBudget;
+    noBudget.enabled = false;
+    manager.retryBudget()->setSettings(noBudget);
+    RetryPolicy policy;
+    policy.maxAttempts = 100000;
+    policy.delay = [](const RetryContext &) { return qint64(5); };
+    manager.setRetryPolicy(policy);
+
+    // 503s halve the window to one.
+    RetryPolicy withDeadline = policy;
+    withDeadline.deadlineMs = 400;
+    QNetworkRequest busyRequest(server.url(QStringLiteral("/busy")));
+    busyRequest.setAttribute(
+        QNetworkRequest::Attribute(RetryingNetworkAccessManager::RetryPolicyAttribute),
+        QVariant::fromValue(withDeadline));
+    QElapsedTimer clock;
+    clock.start();
+    std::unique_ptr<QNetworkReply> busy(manager.get(busyRequest));
+    QTRY_COMPARE_WITH_TIMEOUT(manager.concurrencyLimit(server.url()), 1, 2000);
+    // The one slot goes to a request that never ends; the busy one waits for it.
+    std::unique_ptr<QNetworkReply> slow(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/slow")))));
+    QTRY_COMPARE_WITH_TIMEOUT(qobject_cast<RetryingReply *>(slow.get())->attemptCount(), 1, 2000);
+    // A busy event loop: the deadline becomes overdue without being delivered; then the slot
+    // comes free through a posted event, which runs before timers.
+    QThread::msleep(std::max<qint64>(0, 400 - clock.elapsed()) + 50);
+    QMetaObject::invokeMethod(
+        slow.get(), [&] { slow->abort(); }, Qt::QueuedConnection);
+    QTRY_VERIFY_WITH_TIMEOUT(busy->isFinished(), 2000);
+
+    // The busy reply lives on, as finished replies often do; the origin has its slot back.
+    std::unique_ptr<QNetworkReply> next(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/next")))));
+    QSignalSpy nextDone(next.get(), &QNetworkReply::finished);
+    QVERIFY(next->isFinished() || nextDone.wait(3000));
+    QCOMPARE(next->error(), QNetworkReply::NoError);
 }
 
 void tst_RetryingNetworkAccessManager::neverMakesExactlyOneAttempt()

@@ -220,7 +220,7 @@ void ReachabilityPrivate::scheduleProbe(Origin &origin, qint64 notBeforeMs)
     // from a server's return to the next probe is half the interval). Then backoff, so that a
     // long outage is not kept busy by every waiting client.
     qint64 base = probeIntervalMs;
-    if (origin.since.elapsed() >= probeSteadyMs) {
+    if (origin.failedProbes > 0 && origin.since.elapsed() >= probeSteadyMs) {
         origin.backoffSteps = std::min(origin.backoffSteps + 1, 62);
         for (int i = 0; i < origin.backoffSteps && base < probeMaxMs; ++i)
             base *= 2;

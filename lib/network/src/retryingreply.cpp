@@ -637,6 +637,11 @@ void RetryingReplyPrivate::onMetaDataChanged()
     if (status <= 0)
         return; // Qt announces failed connections too: nothing to decide or forward yet
     const FaultClass fault = policy.classify(QNetworkReply::NoError, status);
+    // The server has answered: the window counts requests it is working on, not bodies on
+    // their way. A long download or an event stream must not hold a slot (with a window of
+    // one, every other request to the origin) until it ends.
+    releaseSlot(int(fault == FaultClass::Server ? ConcurrencyLimiter::Outcome::Overloaded
+                                                : ConcurrencyLimiter::Outcome::Answered));
     const bool customDecides = policy.shouldRetry && status >= 400;
     if ((fault == FaultClass::Server || customDecides) &&
         mayRetry(fault == FaultClass::Server ? fault : FaultClass::Permanent,
@@ -1027,7 +1032,7 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     retryTimer.stop();
     deadlineTimer.stop();
     offlineTimer.stop();
-    if (!current)
+    if (!current || current->isFinished())
         releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral)); // reserved, never used
     // Every signal below may end in a slot that deletes this reply: stop if it does.
     const QPointer<RetryingReply> alive(q);
