@@ -27,7 +27,9 @@ class RetryingReplyPrivate;
 // - a slot freed by an overload answer stays taken for one smoothed round-trip time (RFC 6298's
 //   estimator over the origin's answers): a server that sheds load answers at once, and
 //   without this pause a client would ask it again at once, many times per round trip.
-// Requests beyond the window wait in order, without attempts; each freed slot goes to the next.
+// An attempt holds its slot until its response's headers arrive (or it fails): the window
+// counts what the server is working on, not bodies on their way. Requests beyond the window
+// wait in order, without attempts; each freed slot goes to the next.
 class ConcurrencyLimiter
 {
 public:

@@ -105,6 +105,8 @@ public:
             answers after it come one at a time: requests released after an outage are
             paced by the server's answers, and a server back from a restart gets the
             backlogs of all its waiting clients in steps;
+        \li an attempt counts until its response's headers arrive: a long download or an
+            event stream holds no slot while its body comes;
         \li requests beyond it wait their turn, in order, without attempts.
         \endlist
         Off: every request goes at once, and requests released after a wait are spread by
