@@ -43,6 +43,17 @@ RetryPolicy fastPolicy()
     return policy;
 }
 
+// For tests of something else (the window, a deadline): no circuit breaker, no retry budget.
+void switchOffBreakerAndBudget(RetryingNetworkAccessManager &manager)
+{
+    CircuitBreaker::Settings breaker;
+    breaker.enabled = false;
+    manager.circuitBreaker()->setSettings(breaker);
+    RetryBudget::Settings budget;
+    budget.enabled = false;
+    manager.retryBudget()->setSettings(budget);
+}
+
 // Waits for finished() and returns the whole body.
 QByteArray waitForBody(QNetworkReply *reply, int timeoutMs = 10000)
 {
@@ -1458,12 +1469,7 @@ void tst_RetryingNetworkAccessManager::concurrencyWindowFollowsOverload()
         RetryPolicy policy = fastPolicy();
         policy.maxAttempts = 1000;
         manager.setRetryPolicy(policy);
-        CircuitBreaker::Settings noBreaker; // this test is about the window alone
-        noBreaker.enabled = false;
-        manager.circuitBreaker()->setSettings(noBreaker);
-        RetryBudget::Settings noBudget;
-        noBudget.enabled = false;
-        manager.retryBudget()->setSettings(noBudget);
+        switchOffBreakerAndBudget(manager); // the window alone
         const QUrl url = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
         QCOMPARE(manager.concurrencyLimit(url), 6);
 
@@ -1636,12 +1642,7 @@ void tst_RetryingNetworkAccessManager::shedAnswerHoldsItsSlot()
     policy.jitter = Jitter::None;
     policy.maxAttempts = 10000;
     manager.setRetryPolicy(policy);
-    CircuitBreaker::Settings noBreaker; // the window alone
-    noBreaker.enabled = false;
-    manager.circuitBreaker()->setSettings(noBreaker);
-    RetryBudget::Settings noBudget;
-    noBudget.enabled = false;
-    manager.retryBudget()->setSettings(noBudget);
+    switchOffBreakerAndBudget(manager); // the window alone
     const QUrl url = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
 
     // One answer first: the round trip is 200 ms.
@@ -1766,12 +1767,7 @@ void tst_RetryingNetworkAccessManager::deadlineFreesASlotGrantedBeforeItsAttempt
         return Test::TestServer::respond(200, "ok");
     });
     RetryingNetworkAccessManager manager;
-    CircuitBreaker::Settings noBreaker;
-    noBreaker.enabled = false;
-    manager.circuitBreaker()->setSettings(noBreaker);
-    RetryBudget::Settings noBudget;
-    noBudget.enabled = false;
-    manager.retryBudget()->setSettings(noBudget);
+    switchOffBreakerAndBudget(manager); // the window and the deadline alone
     RetryPolicy policy;
     policy.maxAttempts = 100000;
     policy.delay = [](const RetryContext &) { return qint64(5); };

@@ -248,6 +248,13 @@ bool RetryingReplyPrivate::park(ParkReason reason)
     return alive;
 }
 
+// What an answer tells the concurrency window: a server fault (5xx, 429) is an overload.
+static ConcurrencyLimiter::Outcome answered(FaultClass fault)
+{
+    return fault == FaultClass::Server ? ConcurrencyLimiter::Outcome::Overloaded
+                                       : ConcurrencyLimiter::Outcome::Answered;
+}
+
 ConcurrencyLimiter *RetryingReplyPrivate::limiter() const
 {
     return manager ? &manager->d_func()->limiter : nullptr;
@@ -640,8 +647,7 @@ void RetryingReplyPrivate::onMetaDataChanged()
     // The server has answered: the window counts requests it is working on, not bodies on
     // their way. A long download or an event stream must not hold a slot (with a window of
     // one, every other request to the origin) until it ends.
-    releaseSlot(int(fault == FaultClass::Server ? ConcurrencyLimiter::Outcome::Overloaded
-                                                : ConcurrencyLimiter::Outcome::Answered));
+    releaseSlot(int(answered(fault)));
     const bool customDecides = policy.shouldRetry && status >= 400;
     if ((fault == FaultClass::Server || customDecides) &&
         mayRetry(fault == FaultClass::Server ? fault : FaultClass::Permanent,
@@ -839,8 +845,7 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         const QUrl url = request.url();
         ConcurrencyLimiter::Outcome seen = ConcurrencyLimiter::Outcome::Neutral;
         if (outcome.httpStatus > 0)
-            seen = fault == FaultClass::Server ? ConcurrencyLimiter::Outcome::Overloaded
-                                               : ConcurrencyLimiter::Outcome::Answered;
+            seen = answered(fault);
         else if (fault == FaultClass::Connectivity)
             seen = ConcurrencyLimiter::Outcome::Unreachable;
         releaseSlot(int(seen));
