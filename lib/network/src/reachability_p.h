@@ -54,7 +54,7 @@ public:
     QElapsedTimer backendOfflineSince;
     qint64 backendOfflineGraceMs = 3000;
     QNetworkAccessManager *probes = nullptr;
-    qint64 probeIntervalMs = 1000;
+    qint64 probeIntervalMs = 900;
     qint64 probeMaxMs = 30000;
     qint64 probeSteadyMs = 30000;
     qint64 probeTimeoutMs = 2000;

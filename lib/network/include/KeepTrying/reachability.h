@@ -93,10 +93,11 @@ public:
     void setProbeUrl(const QUrl &origin, const QUrl &probe);
     /*! When an unreachable origin is probed, in milliseconds: first after one to two
         \a intervalMs at random (so that the probes of clients that failed together do not
-        line up), then every \a intervalMs ±20 % for the first \a steadyMs of the outage, then at
-       intervals doubling up to \a maxMs. Defaults 1000, 30000 and 30000: a server back within half
-       a minute is found half a second later at the median, for one probe a second per client; a
-       longer outage is probed less and less, down to once every 30 s. */
+        line up), then every \a intervalMs ±20 % for the first \a steadyMs of the outage,
+        then at intervals doubling up to \a maxMs. Defaults 900, 30000 and 30000: a server
+        back within half a minute is found 0.45 s later at the median (half the interval),
+        for about one probe a second per client; a longer outage is probed less and less,
+        down to once every 30 s. */
     void setProbeSchedule(qint64 intervalMs, qint64 maxMs, qint64 steadyMs = 30000);
     /*! Time a probe may take, in milliseconds (default 2000). */
     void setProbeTimeout(qint64 timeoutMs);
