@@ -4,8 +4,10 @@
 #include <QtCore/QList>
 #include <QtCore/QObject>
 #include <QtCore/QPair>
+#include <QtCore/QPointer>
 #include <QtCore/QUrl>
 #include <QtNetwork/QTcpServer>
+#include <QtNetwork/QTcpSocket>
 
 #include <functional>
 
@@ -13,9 +15,9 @@ namespace KeepTrying::Test {
 
 /*!
     A loopback HTTP/1.1 server for tests that need faults at the byte level: a response
-    cut off mid-body, a connection that never answers, a reset. Every response is sent
-    with "Connection: close", so one connection carries one request. The handler is told
-    the request and its 0-based index and returns what to send and how to end.
+    cut off mid-body, a connection that never answers, a reset. A connection carries one
+    request ("Connection: close") unless a response asks to keep it alive. The handler is
+    told the request and its 0-based index and returns what to send and how to end.
 */
 class TestServer : public QObject
 {
@@ -35,7 +37,8 @@ public:
         enum Ending {
             Close, // send everything, then close gracefully
             Abort, // send everything, then reset the connection
-            Stall // send everything (often nothing), then keep the connection open silently
+            Stall, // send everything (often nothing), then keep the connection open silently
+            KeepAlive // send everything, then wait for the next request on this connection
         };
         QByteArray bytes;
         Ending ending = Close;
@@ -63,6 +66,14 @@ public:
     static Response cutOff(int status, qint64 declaredLength, const QByteArray &body,
                            const QList<QPair<QByteArray, QByteArray>> &headers = {});
     static Response stall() { return Response { QByteArray(), Response::Stall }; }
+    /*! The status line and headers of a response: Content-Length \a length (none when
+        negative), then "Connection: close" unless \a keepAlive, then \a headers. */
+    static QByteArray head(int status, qint64 length,
+                           const QList<QPair<QByteArray, QByteArray>> &headers = {},
+                           bool keepAlive = false);
+
+    /*! Resets every connection still open (a stalled one, say), as a crashing server would. */
+    void abortConnections();
 
 Q_SIGNALS:
     void requestReceived(int index);
@@ -72,6 +83,7 @@ private:
     QTcpServer m_server;
     Handler m_handler;
     QList<Request> m_requests;
+    QList<QPointer<QTcpSocket>> m_open;
     int m_connections = 0;
 };
 

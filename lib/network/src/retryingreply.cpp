@@ -5,7 +5,10 @@
 #include <KeepTrying/retryingreply.h>
 
 #include "concurrencylimiter_p.h"
+#include "contentrange_p.h"
 #include "logging_p.h"
+#include "oneshotbody_p.h"
+#include "redirectrules_p.h"
 #include "retryingnetworkaccessmanager_p.h"
 #include "retryingreply_p.h"
 
@@ -53,18 +56,14 @@ QByteArray methodOf(QNetworkAccessManager::Operation op, const QNetworkRequest &
     return QByteArray();
 }
 
-// The first byte offset of "Content-Range: bytes FIRST-LAST/LENGTH" (RFC 9110 §14.4), or -1.
-qint64 contentRangeStart(const QByteArray &value)
+// The validator of a response as If-Range wants it (RFC 9110 §13.1.5): a strong ETag, else
+// Last-Modified.
+QByteArray validatorOf(const QNetworkReply *reply)
 {
-    const QByteArray v = value.trimmed();
-    if (!v.startsWith("bytes "))
-        return -1;
-    const qsizetype dash = v.indexOf('-');
-    if (dash < 0)
-        return -1;
-    bool ok = false;
-    const qint64 first = v.mid(6, dash - 6).trimmed().toLongLong(&ok);
-    return ok ? first : -1;
+    const QByteArray etag = reply->rawHeader("ETag").trimmed();
+    if (!etag.isEmpty() && !etag.startsWith("W/"))
+        return etag;
+    return reply->rawHeader("Last-Modified").trimmed();
 }
 
 } // namespace
@@ -103,6 +102,21 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManager *manager,
         }
     }
 
+    const QVariant redirectPolicy = request.attribute(QNetworkRequest::RedirectPolicyAttribute);
+    d->redirectPolicy = QNetworkRequest::RedirectPolicy(
+        redirectPolicy.isValid() ? redirectPolicy.toInt() : int(manager->redirectPolicy()));
+    d->maxRedirects = request.maximumRedirectsAllowed();
+    d->keepCredentials = request
+                             .attribute(QNetworkRequest::Attribute(
+                                 RetryingNetworkAccessManager::KeepCredentialsOnRedirectAttribute))
+                             .toBool();
+    if (d->redirectPolicy == QNetworkRequest::UserVerifiedRedirectPolicy) {
+        connect(this, &QNetworkReply::redirectAllowed, this, [d] {
+            if (std::exchange(d->awaitingRedirectApproval, false))
+                d->goToRedirect();
+        });
+    }
+
     d->idempotencyKey = request.rawHeader("Idempotency-Key");
     if (d->idempotencyKey.isEmpty() && policy.addIdempotencyKey &&
         !RetryPolicy::isIdempotentMethod(d->method)) {
@@ -111,7 +125,8 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManager *manager,
 
     d->elapsed.start();
     if (policy.deadlineMs > 0)
-        d->deadlineTimer.start(int(std::min<qint64>(policy.deadlineMs, INT_MAX)), this);
+        d->deadlineTimer.start(int(std::min<qint64>(policy.deadlineMs, INT_MAX)), Qt::PreciseTimer,
+                               this);
     d->startAttempt();
 }
 
@@ -150,12 +165,19 @@ RetryingReply::~RetryingReply()
         limiter->cancelWait(d->originKey, d);
         d->releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
     }
-    // Deleting a running attempt cancels it; nothing of it may reach us any more.
+    // A running attempt is cancelled; nothing of it may reach us any more. It is deleted
+    // later, never here: this reply may be deleted from a slot of one of the attempt's own
+    // signals (readyRead, downloadProgress), and Qt goes on using the attempt after the
+    // slot returns.
     for (QNetworkReply *attempt : { d->current, d->held, d->lastAttempt }) {
-        if (attempt) {
-            QObject::disconnect(attempt, nullptr, this, nullptr);
-            delete attempt;
-        }
+        if (!attempt)
+            continue;
+        QObject::disconnect(attempt, nullptr, this, nullptr);
+        QObject::disconnect(this, nullptr, attempt, nullptr);
+        attempt->setParent(d->manager.data());
+        if (!attempt->isFinished())
+            attempt->abort();
+        attempt->deleteLater();
     }
 }
 
@@ -356,7 +378,9 @@ void RetryingReplyPrivate::startAttempt()
             break;
         case CircuitBreaker::Denied:
             releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
-            if (policy.waitForConnectivity) {
+            // A request that may wait (for connectivity, or until its deadline) waits behind
+            // the half-open probe; a deadline then ends it with its last real answer.
+            if (policy.waitForConnectivity || policy.deadlineMs > 0) {
                 park(ParkReason::Breaker);
             } else {
                 Outcome outcome;
@@ -370,7 +394,11 @@ void RetryingReplyPrivate::startAttempt()
                     return;
                 // Never finish on the caller's stack: the first attempt starts inside get().
                 QMetaObject::invokeMethod(
-                    q, [this, outcome] { finish(outcome, false, QString()); },
+                    q,
+                    [this, outcome] {
+                        if (!done)
+                            finishWithLastAnswer(outcome, QStringLiteral("circuit breaker open"));
+                    },
                     Qt::QueuedConnection);
             }
             return;
@@ -404,6 +432,8 @@ void RetryingReplyPrivate::startAttempt()
     bytesSentThisAttempt = 0;
     abortingCurrent = false;
     attemptOffset = delivered;
+    announced = false;
+    attemptEnd = -1;
 
     RetryingNetworkAccessManagerPrivate *m = manager ? manager->d_func() : nullptr;
     if (m)
@@ -436,24 +466,47 @@ void RetryingReplyPrivate::startAttempt()
         r.setRawHeader("If-Range", validator);
     }
 
+    // Every hop of a redirect is ours to follow: a retry then goes to the hop that failed,
+    // and credentials stay with their origin.
+    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+
+    if (bodyDevice && attempt > 1 && !bodyDevice->isSequential())
+        bodyDevice->seek(bodyDeviceStart);
+    // Qt sends a request again by itself when its connection closes before a response,
+    // whatever the method. A request that must not reach the server twice (no
+    // Idempotency-Key on a method that is not idempotent) gets a body Qt cannot rewind.
+    qint64 oneShotLength = -1;
+    if (!RetryPolicy::isIdempotentMethod(method) && idempotencyKey.isEmpty()) {
+        if (!bodyDevice)
+            oneShotLength = body.size();
+        else if (!bodyDevice->isSequential())
+            oneShotLength = bodyDevice->size() - bodyDeviceStart;
+        else if (r.header(QNetworkRequest::ContentLengthHeader).isValid())
+            oneShotLength = r.header(QNetworkRequest::ContentLengthHeader).toLongLong();
+    }
+    oneShotBody = oneShotLength >= 0;
     QIODevice *upload = nullptr;
-    QBuffer *replay = nullptr;
-    if (bodyBuffered) {
-        replay = new QBuffer(q);
+    QIODevice *ours = nullptr; // a device made for this attempt, deleted with it
+    if (oneShotBody) {
+        ours =
+            bodyDevice ? new OneShotBody(bodyDevice, oneShotLength, q) : new OneShotBody(body, q);
+        r.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+        r.setHeader(QNetworkRequest::ContentLengthHeader, oneShotLength);
+        upload = ours;
+    } else if (bodyBuffered) {
+        auto *replay = new QBuffer(q);
         replay->setData(body);
         replay->open(QIODevice::ReadOnly);
-        upload = replay;
+        upload = ours = replay;
     } else if (bodyDevice) {
-        if (attempt > 1 && !bodyDevice->isSequential())
-            bodyDevice->seek(bodyDeviceStart);
         upload = bodyDevice;
     }
 
     attemptClock.start();
     QNetworkReply *reply = m->createAttempt(operation, r, upload);
     reply->setParent(q);
-    if (replay)
-        replay->setParent(reply); // lives exactly as long as the attempt that reads it
+    if (ours)
+        ours->setParent(reply); // lives exactly as long as the attempt that reads it
     if (readBufferSize > 0)
         reply->setReadBufferSize(readBufferSize);
 #if QT_CONFIG(ssl)
@@ -494,14 +547,6 @@ void RetryingReplyPrivate::connectAttempt(QNetworkReply *reply)
     QObject::connect(reply, &QNetworkReply::preSharedKeyAuthenticationRequired, q,
                      &QNetworkReply::preSharedKeyAuthenticationRequired);
 #endif
-    const QVariant redirectPolicy = request.attribute(QNetworkRequest::RedirectPolicyAttribute);
-    const bool userVerifies =
-        (redirectPolicy.isValid() ? redirectPolicy.toInt()
-                                  : (manager ? int(manager->redirectPolicy()) : 0)) ==
-        QNetworkRequest::UserVerifiedRedirectPolicy;
-    if (userVerifies)
-        QObject::connect(q, &QNetworkReply::redirectAllowed, reply,
-                         &QNetworkReply::redirectAllowed);
     // Body replay decisions need the bytes sent of a body that is not kept in memory.
     if (bodyDevice)
         forwarded |= connectUploadProgress(reply);
@@ -528,20 +573,19 @@ void RetryingReplyPrivate::connectOptional(QNetworkReply *reply)
     };
     if (!(forwarded & DownloadProgress) && wanted(&QNetworkReply::downloadProgress)) {
         forwarded |= DownloadProgress;
-        QObject::connect(reply, &QNetworkReply::downloadProgress, q,
-                         [this](qint64 received, qint64 total) {
-                             if (mode != Mode::Forwarding)
-                                 return;
-                             Q_EMIT q_func()->downloadProgress(
-                                 attemptOffset + received, total < 0 ? -1 : attemptOffset + total);
-                         });
+        QObject::connect(
+            reply, &QNetworkReply::downloadProgress, q, [this](qint64 received, qint64 total) {
+                // Bytes once reported stay reported: an attempt that starts
+                // afresh is silent until it passes them.
+                if (mode != Mode::Forwarding || attemptOffset + received < progressReported)
+                    return;
+                progressReported = attemptOffset + received;
+                Q_EMIT q_func()->downloadProgress(progressReported,
+                                                  total < 0 ? -1 : attemptOffset + total);
+            });
     }
     if (!(forwarded & UploadProgress) && wanted(&QNetworkReply::uploadProgress))
         forwarded |= connectUploadProgress(reply);
-    if (!(forwarded & Redirected) && wanted(&QNetworkReply::redirected)) {
-        forwarded |= Redirected;
-        QObject::connect(reply, &QNetworkReply::redirected, q, &QNetworkReply::redirected);
-    }
     if (!(forwarded & RequestSent) && wanted(&QNetworkReply::requestSent)) {
         forwarded |= RequestSent;
         QObject::connect(reply, &QNetworkReply::requestSent, q, &QNetworkReply::requestSent);
@@ -590,9 +634,7 @@ void RetryingReplyPrivate::copyMetaData(QNetworkReply *from)
     q->setUrl(from->url());
     // Start from nothing: a header of an earlier response (a redirect's Location, say)
     // must not survive into this one.
-    const auto previous = q->rawHeaderList();
-    for (const QByteArray &name : previous)
-        q->setRawHeader(name, QByteArray());
+    clearMetaData();
     const auto headers = from->rawHeaderPairs();
     for (const auto &header : headers)
         q->setRawHeader(header.first, header.second);
@@ -603,21 +645,34 @@ void RetryingReplyPrivate::copyMetaData(QNetworkReply *from)
     }
 }
 
+void RetryingReplyPrivate::clearMetaData()
+{
+    Q_Q(RetryingReply);
+    const auto previous = q->rawHeaderList();
+    for (const QByteArray &name : previous)
+        q->setRawHeader(name, QByteArray());
+    for (QNetworkRequest::Attribute attribute : replyAttributes)
+        q->setAttribute(attribute, QVariant());
+}
+
 bool RetryingReplyPrivate::forwardMetaData(QNetworkReply *from)
 {
     Q_Q(RetryingReply);
     copyMetaData(from);
     metaDataForwarded = true;
 
-    // What a later attempt needs to resume this body instead of starting it again.
+    // What a later attempt needs to resume this body instead of starting it again, and to
+    // tell a complete body from a cut one.
     acceptRanges = from->rawHeader("Accept-Ranges").trimmed().toLower() == "bytes";
     const QByteArray encoding = from->rawHeader("Content-Encoding").trimmed().toLower();
     identityEncoding = encoding.isEmpty() || encoding == "identity";
-    const QByteArray etag = from->rawHeader("ETag").trimmed();
-    if (!etag.isEmpty() && !etag.startsWith("W/")) // If-Range needs a strong validator
-        validator = etag;
-    else
-        validator = from->rawHeader("Last-Modified").trimmed();
+    validator = validatorOf(from);
+    validatorIsETag = !validator.isEmpty() && validator == from->rawHeader("ETag").trimmed();
+    const int status = from->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QVariant length = from->header(QNetworkRequest::ContentLengthHeader);
+    const bool hasBody = method != "HEAD" && status >= 200 && status != 204 && status != 304;
+    completeLength = hasBody && identityEncoding && length.isValid() ? length.toLongLong() : -1;
+    attemptEnd = completeLength;
     const QPointer<RetryingReply> alive(q);
     Q_EMIT q->metaDataChanged();
     return alive;
@@ -626,15 +681,49 @@ bool RetryingReplyPrivate::forwardMetaData(QNetworkReply *from)
 bool RetryingReplyPrivate::isResumable() const
 {
     return acceptRanges && identityEncoding && !validator.isEmpty() &&
-        (method == "GET" || method == "HEAD");
+        (method == "GET" || method == "HEAD") && !request.hasRawHeader("Range");
+}
+
+bool RetryingReplyPrivate::startForwarding()
+{
+    // A resumed response must continue the very body the caller has the start of
+    // (RFC 9110 §14.4, §15.3.7): a 206 from where the caller's bytes end to the end of a
+    // body of the same length, with the same validator.
+    const int status = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status != 206)
+        return false;
+    const ContentRange range = ContentRange::parse(current->rawHeader("Content-Range"));
+    if (!range.isValid() || range.first != delivered)
+        return false;
+    const qint64 end = range.last + 1;
+    if ((range.complete >= 0 && range.complete != end) ||
+        (completeLength >= 0 && end != completeLength))
+        return false;
+    // A strong ETag must come back unchanged (a 206 carries the ETag a 200 would); a 206
+    // need not repeat Last-Modified, but one that does must not differ.
+    if (validatorIsETag) {
+        if (current->rawHeader("ETag").trimmed() != validator)
+            return false;
+    } else {
+        const QByteArray lastModified = current->rawHeader("Last-Modified").trimmed();
+        if (!lastModified.isEmpty() && lastModified != validator)
+            return false;
+    }
+    const QByteArray encoding = current->rawHeader("Content-Encoding").trimmed().toLower();
+    if (!encoding.isEmpty() && encoding != "identity")
+        return false;
+    completeLength = end;
+    attemptEnd = end;
+    mode = Mode::Forwarding; // the rest of the same body: headers stay the first ones
+    return true;
 }
 
 void RetryingReplyPrivate::onMetaDataChanged()
 {
-    if (!current || mode == Mode::Holding)
+    if (!current || mode == Mode::Holding || mode == Mode::Redirecting)
         return;
     if (mode == Mode::Forwarding) {
-        // A later update of the same response (Qt sends one per redirect hop too).
+        // A later update of the same response.
         if (attemptOffset == 0)
             forwardMetaData(current);
         return;
@@ -648,6 +737,12 @@ void RetryingReplyPrivate::onMetaDataChanged()
     // their way. A long download or an event stream must not hold a slot (with a window of
     // one, every other request to the origin) until it ends.
     releaseSlot(int(answered(fault)));
+    if (RedirectRules::isRedirect(status) &&
+        redirectPolicy != QNetworkRequest::ManualRedirectPolicy &&
+        current->hasRawHeader("Location")) {
+        mode = Mode::Redirecting; // followed once it has finished
+        return;
+    }
     const bool customDecides = policy.shouldRetry && status >= 400;
     if ((fault == FaultClass::Server || customDecides) &&
         mayRetry(fault == FaultClass::Server ? fault : FaultClass::Permanent,
@@ -657,23 +752,29 @@ void RetryingReplyPrivate::onMetaDataChanged()
         return;
     }
 
-    if (attemptOffset > 0) {
-        if (status == 206 && contentRangeStart(current->rawHeader("Content-Range")) == delivered) {
-            mode = Mode::Forwarding; // the rest of the same body: headers stay the first ones
+    if (attemptOffset > 0 && status >= 200 && status < 300) {
+        if (startForwarding())
             return;
-        }
-        // The server sent the whole resource again (it changed, or ignored Range): the
-        // caller already has the first bytes of the old one, so nothing can be continued.
+        // The server sent something else than the rest of the same body (the whole
+        // resource again, another range, another version): the caller already has the
+        // first bytes of the old one, so nothing can be continued.
         Outcome outcome;
         outcome.error = QNetworkReply::RemoteHostClosedError;
-        outcome.errorString = RetryingReply::tr("The connection broke off after %1 bytes and "
-                                                "the server could not resume the download")
-                                  .arg(delivered);
+        outcome.errorString =
+            RetryingReply::tr("The connection broke off after %1 bytes and the server could "
+                              "not resume the download (it answered %2%3)")
+                .arg(delivered)
+                .arg(status)
+                .arg(current->hasRawHeader("Content-Range") ? QStringLiteral(", Content-Range ") +
+                             QString::fromLatin1(current->rawHeader("Content-Range"))
+                                                            : QString());
         releaseAttempt(current);
         finish(outcome, false, QString());
         return;
     }
 
+    // The answer the caller gets. After a resume it is a final status (404, 416, a last
+    // 503): the request ends with it, its headers and its body, as a plain reply would.
     mode = Mode::Forwarding;
     forwardMetaData(current);
 }
@@ -683,18 +784,102 @@ void RetryingReplyPrivate::onReadyRead()
     Q_Q(RetryingReply);
     if (mode == Mode::Undecided)
         onMetaDataChanged();
-    if (mode == Mode::Holding && current) {
-        // Drained as it comes, so that a small read buffer size cannot stall the attempt.
-        heldBody += current->readAll();
+    if (!current)
+        return;
+    if (mode == Mode::Holding) {
+        // Drained as it comes, so that a small read buffer size cannot stall the attempt,
+        // and kept only up to a bound: it is probably retried, and then nobody reads it.
+        const qint64 room = std::max<qint64>(0, policy.maxHeldBodyBytes) - heldBody.size();
+        if (room > 0)
+            heldBody += current->read(room);
+        current->skip(current->bytesAvailable());
         return;
     }
-    if (mode != Mode::Forwarding || !current)
+    if (mode == Mode::Redirecting) {
+        current->skip(current->bytesAvailable());
+        return;
+    }
+    if (mode != Mode::Forwarding)
         return;
     source = current;
+    // Bytes announced to somebody are handed over, read or not: they are never withdrawn.
+    // (A caller that reads only at finished() has been told nothing yet.)
+    static const QMetaMethod readyRead = QMetaMethod::fromSignal(&QIODevice::readyRead);
+    if (current->bytesAvailable() > 0 && q->isSignalConnected(readyRead))
+        announced = true;
     // The final hop of a followed redirect may come without a metaDataChanged of its own.
     if (attemptOffset == 0 && current->url() != q->url())
         copyMetaData(current);
     Q_EMIT q->readyRead();
+}
+
+void RetryingReplyPrivate::followRedirect()
+{
+    Q_Q(RetryingReply);
+    redirectStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    QUrl target =
+        current->url().resolved(QUrl::fromEncoded(current->rawHeader("Location").trimmed()));
+    if (target.fragment().isNull() && request.url().hasFragment())
+        target.setFragment(request.url().fragment()); // RFC 9110 §10.2.2
+
+    Outcome refusal;
+    if (redirectsFollowed >= maxRedirects) {
+        refusal.error = QNetworkReply::TooManyRedirectsError;
+        refusal.errorString =
+            RetryingReply::tr("Too many redirects (more than %1)").arg(maxRedirects);
+    } else {
+        refusal.error =
+            RedirectRules::check(redirectPolicy, current->url(), target, &refusal.errorString);
+    }
+    if (refusal.error != QNetworkReply::NoError) {
+        // The redirect is the answer, with the error Qt would give for it.
+        refusal.httpStatus = redirectStatus;
+        mode = Mode::Holding; // hand its headers and body over in finish()
+        finish(refusal, false, QString());
+        return;
+    }
+    ++redirectsFollowed;
+    redirectTarget = target;
+    releaseAttempt(current);
+    const QPointer<RetryingReply> alive(q);
+    awaitingRedirectApproval = redirectPolicy == QNetworkRequest::UserVerifiedRedirectPolicy;
+    Q_EMIT q->redirected(target);
+    if (!alive || done || awaitingRedirectApproval)
+        return; // UserVerifiedRedirectPolicy: redirectAllowed() goes on
+    goToRedirect();
+}
+
+void RetryingReplyPrivate::goToRedirect()
+{
+    Q_Q(RetryingReply);
+    if (done)
+        return;
+    const QUrl from = request.url();
+    const QNetworkAccessManager::Operation next =
+        RedirectRules::operationAfter(redirectStatus, operation);
+    if (next != operation || (redirectStatus != 307 && redirectStatus != 308)) {
+        // 301, 302 and 303 go on as a GET (a HEAD stays a HEAD) without the body.
+        if (next != operation || bodyBuffered || bodyDevice) {
+            body.clear();
+            bodyBuffered = false;
+            bodyDevice = nullptr;
+            idempotencyKey.clear();
+            RedirectRules::stripBodyHeaders(request);
+            request.setAttribute(QNetworkRequest::CustomVerbAttribute, QVariant());
+        }
+        operation = next;
+        method = methodOf(next, request);
+    }
+    if (!keepCredentials && !RedirectRules::isSameOrigin(from, redirectTarget))
+        RedirectRules::stripCredentials(request);
+    request.setUrl(redirectTarget);
+    originKey = Reachability::originOf(redirectTarget);
+    q->setUrl(redirectTarget);
+    // A new hop: its failures are its own, but the attempts count for the whole request.
+    mode = Mode::Undecided;
+    pendingServerRetry = false;
+    // Never start an attempt inside another's finished().
+    staggerTimer.start(0, q);
 }
 
 void RetryingReplyPrivate::pull()
@@ -775,6 +960,17 @@ void RetryingReplyPrivate::onSimulatedOfflineAttempt()
     attemptEnded(outcome);
 }
 
+bool RetryingReplyPrivate::isNeverProcessed(QNetworkReply::NetworkError error, const QString &text)
+{
+    // Qt 6.4 tells these two HTTP/2 cases apart from others by their text alone: a stream
+    // above a GOAWAY's last-stream-id (RFC 9113 §6.8), and RST_STREAM with REFUSED_STREAM
+    // (§8.7). The server did not process either.
+    return (error == QNetworkReply::ContentReSendError &&
+            text.contains(QLatin1String("before this stream was established"))) ||
+        (error == QNetworkReply::ProtocolFailure &&
+         text == QLatin1String("Server refused a stream"));
+}
+
 void RetryingReplyPrivate::onFinished()
 {
     if (!current)
@@ -788,6 +984,14 @@ void RetryingReplyPrivate::onFinished()
     outcome.error = current->error();
     outcome.errorString = current->errorString();
     outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (mode == Mode::Redirecting) {
+        // The redirect was answered whole enough: its headers say where to go.
+        Outcome answer;
+        answer.httpStatus = outcome.httpStatus;
+        teachMonitors(answer, FaultClass::None);
+        followRedirect();
+        return;
+    }
     if (outcome.error == QNetworkReply::OperationCanceledError && !abortingCurrent) {
         // Qt reports a transfer timeout as a cancel; we did not cancel, so it timed out.
         outcome.error = QNetworkReply::TimeoutError;
@@ -795,11 +999,36 @@ void RetryingReplyPrivate::onFinished()
         outcome.errorString = timeout > 0
             ? RetryingReply::tr("No data was received for %1 ms").arg(timeout)
             : RetryingReply::tr("The attempt timed out");
+    } else if (isNeverProcessed(outcome.error, outcome.errorString)) {
+        outcome.neverProcessed = true;
+    } else if (oneShotBody && outcome.error == QNetworkReply::ContentReSendError) {
+        // Qt wanted to send the request again by itself (its connection closed before a
+        // response) and could not, as intended: the server may have acted on it.
+        outcome.error = QNetworkReply::RemoteHostClosedError;
+        outcome.errorString =
+            RetryingReply::tr("The connection closed before the server answered; the %1 "
+                              "request was not sent again because the server may have acted "
+                              "on it (an Idempotency-Key makes it safe to retry)")
+                .arg(QString::fromLatin1(method));
+    }
+    if (outcome.error == QNetworkReply::NoError && mode == Mode::Forwarding && attemptEnd >= 0) {
+        // Qt can end a body cut short without an error (on a kept-alive connection reset
+        // mid-body): a body shorter than its Content-Length or Content-Range is a broken
+        // connection, never a success.
+        const qint64 end = delivered + current->bytesAvailable();
+        if (end < attemptEnd) {
+            outcome.error = QNetworkReply::RemoteHostClosedError;
+            outcome.errorString =
+                RetryingReply::tr("The connection closed after %1 of %2 bytes of the body")
+                    .arg(end)
+                    .arg(attemptEnd);
+        }
     }
     attemptEnded(outcome);
 }
 
-bool RetryingReplyPrivate::mayRetry(FaultClass fault, QNetworkReply::NetworkError error) const
+bool RetryingReplyPrivate::mayRetry(FaultClass fault, QNetworkReply::NetworkError error,
+                                    bool neverProcessed) const
 {
     if (deadlineReached || done)
         return false;
@@ -825,69 +1054,81 @@ bool RetryingReplyPrivate::mayRetry(FaultClass fault, QNetworkReply::NetworkErro
         return false;
 
     // POST, PATCH and other non-idempotent methods (RFC 9110 §9.2.2) are repeated only with
-    // an Idempotency-Key, or when the request surely never reached the server.
+    // an Idempotency-Key, or when the request surely never reached the server or was
+    // surely not processed there.
     if (!RetryPolicy::isIdempotentMethod(method) && idempotencyKey.isEmpty()) {
         const bool neverSent = error == QNetworkReply::HostNotFoundError ||
             error == QNetworkReply::ConnectionRefusedError ||
             error == QNetworkReply::ProxyNotFoundError ||
             error == QNetworkReply::ProxyConnectionRefusedError || !touchedNetwork;
-        if (!neverSent)
+        if (!neverSent && !neverProcessed)
             return false;
     }
     return true;
 }
 
-void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
+void RetryingReplyPrivate::teachMonitors(const Outcome &outcome, FaultClass fault)
 {
-    FaultClass fault = policy.classify(outcome.error, outcome.httpStatus);
     // What this attempt learnt about its origin serves every request to it.
-    if (current) {
-        const QUrl url = request.url();
-        ConcurrencyLimiter::Outcome seen = ConcurrencyLimiter::Outcome::Neutral;
-        if (outcome.httpStatus > 0)
-            seen = answered(fault);
-        else if (fault == FaultClass::Connectivity)
-            seen = ConcurrencyLimiter::Outcome::Unreachable;
-        releaseSlot(int(seen));
-        if (reachability) {
-            if (outcome.httpStatus > 0)
-                reachability->reportSuccess(originKey);
-            else if (fault == FaultClass::Connectivity && policy.waitForConnectivity)
-                reachability->reportFailure(url);
-        }
-        // Whether the breaker was closed when this answer came: failures that arrive while
-        // it is open or half-open are the breaker's business, not the budget's.
-        const bool breakerClosed = !breaker || breaker->state(originKey) == CircuitBreaker::Closed;
-        if (breaker) {
-            const bool probe = std::exchange(holdsProbe, false);
-            if (fault == FaultClass::Connectivity || fault == FaultClass::Server) {
-                breaker->recordFailure(originKey, probe);
-            } else if (outcome.httpStatus > 0 || fault == FaultClass::None) {
-                breaker->recordSuccess(originKey, probe); // the server answered: 4xx do not count
-                // A probe that closed the breaker shows the origin has recovered: the retries
-                // its outage cost must not hold back the requests that waited for it.
-                if (probe && budget && breaker->state(originKey) == CircuitBreaker::Closed)
-                    budget->reset(originKey);
-            } else if (probe) {
-                breaker->releaseProbe(originKey);
-            }
-        }
-        if (budget) {
-            if (fault == FaultClass::Server && breakerClosed)
-                budget->recordFailure(originKey);
-            else if (outcome.httpStatus > 0 && fault != FaultClass::Server)
-                budget->recordSuccess(originKey);
+    if (!current)
+        return;
+    ConcurrencyLimiter::Outcome seen = ConcurrencyLimiter::Outcome::Neutral;
+    if (outcome.httpStatus > 0)
+        seen = answered(fault);
+    else if (fault == FaultClass::Connectivity)
+        seen = ConcurrencyLimiter::Outcome::Unreachable;
+    releaseSlot(int(seen));
+    // The server spoke HTTP, even to refuse a stream: it is reachable.
+    const bool spoke = outcome.httpStatus > 0 || outcome.neverProcessed;
+    if (reachability) {
+        if (spoke)
+            reachability->reportSuccess(originKey);
+        else if (fault == FaultClass::Connectivity && policy.waitForConnectivity)
+            reachability->reportFailure(request.url());
+    }
+    // Whether the breaker was closed when this answer came: failures that arrive while
+    // it is open or half-open are the breaker's business, not the budget's.
+    const bool breakerClosed = !breaker || breaker->state(originKey) == CircuitBreaker::Closed;
+    if (breaker) {
+        const bool probe = std::exchange(holdsProbe, false);
+        if (outcome.neverProcessed) {
+            if (probe)
+                breaker->releaseProbe(originKey); // a refused stream says nothing of health
+        } else if (fault == FaultClass::Connectivity || fault == FaultClass::Server) {
+            breaker->recordFailure(originKey, probe);
+        } else if (outcome.httpStatus > 0 || fault == FaultClass::None) {
+            breaker->recordSuccess(originKey, probe); // the server answered: 4xx do not count
+            // A probe that closed the breaker shows the origin has recovered: the retries
+            // its outage cost must not hold back the requests that waited for it.
+            if (probe && budget && breaker->state(originKey) == CircuitBreaker::Closed)
+                budget->reset(originKey);
+        } else if (probe) {
+            breaker->releaseProbe(originKey);
         }
     }
+    if (budget) {
+        if (fault == FaultClass::Server && breakerClosed)
+            budget->recordFailure(originKey);
+        else if (outcome.httpStatus > 0 && fault != FaultClass::Server)
+            budget->recordSuccess(originKey);
+    }
+}
+
+void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
+{
+    const FaultClass fault = outcome.neverProcessed
+        ? FaultClass::Connectivity
+        : policy.classify(outcome.error, outcome.httpStatus);
+    teachMonitors(outcome, fault);
     if (fault == FaultClass::None) {
         finish(outcome, false, QString());
         return;
     }
     if (mode == Mode::Forwarding) {
-        if (delivered == attemptOffset)
-            source = nullptr; // the caller read none of it: the next attempt starts afresh
+        if (announced || delivered > attemptOffset)
+            pull(); // handed over: keep what the caller has not read yet, never withdraw it
         else
-            pull(); // keep what the caller has not read yet; it must not be lost
+            source = nullptr; // nobody was told of it: the next attempt may start afresh
     }
 
     RetryContext context;
@@ -919,7 +1160,7 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         finish(outcome, false, reason);
         return;
     }
-    if (!mayRetry(limitClass, outcome.error)) {
+    if (!mayRetry(limitClass, outcome.error, outcome.neverProcessed)) {
         finish(outcome, true, reason);
         return;
     }
@@ -1015,8 +1256,13 @@ void RetryingReplyPrivate::onDeadline()
     outcome.errorString = RetryingReply::tr("The deadline of %1 ms passed after %2 attempts")
                               .arg(policy.deadlineMs)
                               .arg(attempt);
+    finishWithLastAnswer(outcome, QStringLiteral("deadline"));
+}
+
+void RetryingReplyPrivate::finishWithLastAnswer(Outcome outcome, const QString &reason)
+{
     if (held && !current) {
-        // The last attempt's error response is a better answer than a bare timeout.
+        // The last attempt's error response is a better answer than a bare error of ours.
         current = held;
         held = nullptr;
         outcome.error = current->error();
@@ -1025,7 +1271,7 @@ void RetryingReplyPrivate::onDeadline()
     } else {
         releaseAttempt(current);
     }
-    finish(outcome, true, QStringLiteral("deadline"));
+    finish(outcome, true, reason);
 }
 
 void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QString &reason)
@@ -1044,6 +1290,16 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     if (!setWaiting(false) || !unpark())
         return;
 
+    if (metaDataForwarded && outcome.httpStatus == 0 && delivered == 0 &&
+        outcome.error != QNetworkReply::OperationCanceledError) {
+        // No response ended the request: the headers of one discarded on the way (a 200
+        // whose body broke off before any of it was handed over) are not its answer.
+        clearMetaData();
+        metaDataForwarded = false;
+        Q_EMIT q->metaDataChanged();
+        if (!alive)
+            return;
+    }
     if (current) {
         QObject::disconnect(current, nullptr, q, nullptr);
         bool announce = false;

@@ -28,6 +28,7 @@ public:
         Undecided, // no response headers yet
         Holding, // a retryable error status: keep it aside, decide when it has finished
         Forwarding, // the caller gets this attempt's headers and body as they arrive
+        Redirecting, // a redirect we follow: drain it, then go where it points
     };
 
     explicit RetryingReplyPrivate(RetryingReply *q) : q_ptr(q) { }
@@ -52,11 +53,20 @@ public:
         QNetworkReply::NetworkError error = QNetworkReply::NoError;
         QString errorString;
         int httpStatus = 0;
+        bool neverProcessed = false; // HTTP/2 refused the stream unprocessed: safe to resend
     };
     void attemptEnded(const Outcome &outcome);
-    bool mayRetry(FaultClass fault, QNetworkReply::NetworkError error) const;
+    void teachMonitors(const Outcome &outcome, FaultClass fault);
+    void followRedirect();
+    void goToRedirect();
+    void clearMetaData();
+    bool startForwarding(); // false when the response cannot continue the body
+    static bool isNeverProcessed(QNetworkReply::NetworkError error, const QString &text);
+    bool mayRetry(FaultClass fault, QNetworkReply::NetworkError error,
+                  bool neverProcessed = false) const;
     void scheduleRetry(const RetryContext &context);
     void finish(const Outcome &outcome, bool gaveUp, const QString &reason);
+    void finishWithLastAnswer(Outcome outcome, const QString &reason);
 
     void connectAttempt(QNetworkReply *attempt);
     void connectOptional(QNetworkReply *attempt);
@@ -64,9 +74,8 @@ public:
     enum ForwardedSignal {
         DownloadProgress = 1,
         UploadProgress = 2,
-        Redirected = 4,
-        RequestSent = 8,
-        SocketStartedConnecting = 16
+        RequestSent = 4,
+        SocketStartedConnecting = 8
     };
     int forwarded = 0; // ForwardedSignal bits connected for the current attempt
     void releaseAttempt(QNetworkReply *&attempt);
@@ -95,6 +104,17 @@ public:
     qint64 bodyDeviceStart = 0;
     qint64 bytesSentThisAttempt = 0;
     QByteArray idempotencyKey;
+    bool oneShotBody = false; // this attempt's body cannot be sent twice (see OneShotBody)
+
+    // Redirects are followed here, not by Qt, so that a retry goes to the hop that failed
+    // and credentials stay with their origin.
+    QNetworkRequest::RedirectPolicy redirectPolicy = QNetworkRequest::NoLessSafeRedirectPolicy;
+    int maxRedirects = 50;
+    int redirectsFollowed = 0;
+    bool keepCredentials = false;
+    bool awaitingRedirectApproval = false; // UserVerifiedRedirectPolicy: redirectAllowed()
+    QUrl redirectTarget;
+    int redirectStatus = 0;
 
     int attempt = 0;
     int serverFaultAttempts = 0;
@@ -134,11 +154,16 @@ public:
     qint64 bufferPos = 0;
     qint64 delivered = 0;
     qint64 attemptOffset = 0; // body offset at which the current attempt's bytes start
+    qint64 attemptEnd = -1; // body offset at which the current attempt's response ends
+    qint64 completeLength = -1; // the whole body's length, when a response said it
+    qint64 progressReported = 0; // downloadProgress never goes back
+    bool announced = false; // readyRead told a listener of this attempt's bytes
     qint64 readBufferSize = 0;
     bool metaDataForwarded = false;
     bool acceptRanges = false;
     bool identityEncoding = true;
     QByteArray validator; // strong ETag or Last-Modified, for If-Range
+    bool validatorIsETag = false;
 
 #if QT_CONFIG(ssl)
     bool ignoreAllSslErrors = false;

@@ -61,7 +61,13 @@ public:
             request. */
         RetryPolicyAttribute = QNetworkRequest::User + 0x4B54,
         /*! A bool that replaces RetryPolicy::waitForConnectivity for this request. */
-        WaitForConnectivityAttribute
+        WaitForConnectivityAttribute,
+        /*! A bool, false by default: when true, the request's Authorization,
+            Proxy-Authorization and Cookie headers follow a redirect to another origin
+            (scheme, host or port). By default they are removed there, so that a token is
+            never sent to whoever the first server names (urllib3's rule; RFC 9110 §15.4
+            leaves it to the client, and Qt 6.4 forwards them). */
+        KeepCredentialsOnRedirectAttribute
     };
     Q_ENUM(RequestAttribute)
 

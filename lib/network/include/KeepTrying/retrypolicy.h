@@ -133,6 +133,13 @@ public:
     /*! Largest request body kept in memory for replay, in bytes. A larger body that cannot
         be re-read by seeking is sent once and never retried after it started. */
     qint64 maxBufferedBodyBytes = 16 * 1024 * 1024;
+    /*! Largest part of an error response's body kept, in bytes, while the response is held
+        aside because it will probably be retried (a 503 before the next attempt, say); the
+        rest is read and dropped as it arrives. The response a request ends with is
+        delivered whole, streamed, unless it was held first and then became the answer
+        (the deadline passed, or the circuit breaker stopped the retries): then it carries
+        at most this many bytes of its body. */
+    qint64 maxHeldBodyBytes = 64 * 1024;
 
     /*! Optional: replaces the built-in decision whether a failed attempt is retried. It is
         not asked for user aborts, nor once a limit or the deadline is reached. */

@@ -1,0 +1,54 @@
+#ifndef KEEPTRYING_TESTHELPERS_H
+#define KEEPTRYING_TESTHELPERS_H
+
+#include <KeepTrying/circuitbreaker.h>
+#include <KeepTrying/retrybudget.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtNetwork/QNetworkReply>
+#include <QtTest/QSignalSpy>
+
+namespace KeepTrying::Test {
+
+// Short, deterministic schedules: the tests measure behaviour, not time.
+inline RetryPolicy fastPolicy()
+{
+    RetryPolicy policy;
+    policy.initialDelayMs = 10;
+    policy.maxDelayMs = 50;
+    policy.jitter = Jitter::None;
+    return policy;
+}
+
+// For tests of something else (the window, a deadline): no circuit breaker, no retry budget.
+inline void switchOffBreakerAndBudget(RetryingNetworkAccessManager &manager)
+{
+    CircuitBreaker::Settings breaker;
+    breaker.enabled = false;
+    manager.circuitBreaker()->setSettings(breaker);
+    RetryBudget::Settings budget;
+    budget.enabled = false;
+    manager.retryBudget()->setSettings(budget);
+}
+
+// Reads the body as it is announced (so every byte counts as handed over) until finished();
+// "<timeout>" if it does not finish in time.
+inline QByteArray waitForBody(QNetworkReply *reply, int timeoutMs = 10000)
+{
+    QByteArray body;
+    QObject::connect(reply, &QIODevice::readyRead, reply, [&] { body += reply->readAll(); });
+    if (!reply->isFinished()) {
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!finished.wait(timeoutMs))
+            return "<timeout>";
+    }
+    body += reply->readAll();
+    QObject::disconnect(reply, &QIODevice::readyRead, reply, nullptr);
+    return body;
+}
+
+using Headers = QList<QPair<QByteArray, QByteArray>>;
+
+} // namespace KeepTrying::Test
+
+#endif // KEEPTRYING_TESTHELPERS_H
