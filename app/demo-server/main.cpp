@@ -35,14 +35,21 @@ int main(int argc, char *argv[])
             "drop=before-headers|mid-body. Example: route=/api/entries*,status=503,count=2\n\n"
             "Capacity: --service-time MS makes every request take MS to serve, and\n"
             "--max-concurrent N sheds requests over N in progress with 503.\n\n"
-            "At run time (loopback only): GET|POST|DELETE /_admin/faults,\n"
-            "POST /_admin/down?seconds=S, GET /_admin/stats, POST /_admin/stats/reset.")
+            "At run time, on the admin port (loopback only; it stays up while the API is\n"
+            "down): GET|POST|DELETE /_admin/faults, POST /_admin/down?seconds=S,\n"
+            "POST /_admin/up, GET /_admin/stats, POST /_admin/stats/reset.\n\n"
+            "Prints 'listening on http://127.0.0.1:PORT' and then 'admin on\n"
+            "http://127.0.0.1:ADMIN_PORT' on stdout.")
             .arg(DemoServer::demoClientId(), DemoServer::demoClientSecret(),
                  DemoServer::demoUsername(), DemoServer::demoPassword()));
     parser.addHelpOption();
     const QCommandLineOption portOption(QStringLiteral("port"),
                                         QStringLiteral("Port to listen on (0: any free port)."),
                                         QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption adminPortOption(
+        QStringLiteral("admin-port"),
+        QStringLiteral("Port of the admin API on loopback (0: any free port)."),
+        QStringLiteral("N"), QStringLiteral("0"));
     const QCommandLineOption hostOption(QStringLiteral("host"),
                                         QStringLiteral("Address to listen on."),
                                         QStringLiteral("ADDRESS"), QStringLiteral("127.0.0.1"));
@@ -63,8 +70,8 @@ int main(int argc, char *argv[])
         QStringLiteral("service-time"),
         QStringLiteral("Answer every request MS milliseconds after it arrived (0..600000)."),
         QStringLiteral("MS"), QStringLiteral("0"));
-    parser.addOptions({ portOption, hostOption, faultOption, seedOption, maxConcurrentOption,
-                        serviceTimeOption, verboseOption });
+    parser.addOptions({ portOption, adminPortOption, hostOption, faultOption, seedOption,
+                        maxConcurrentOption, serviceTimeOption, verboseOption });
     parser.process(app);
 
     if (!parser.positionalArguments().isEmpty())
@@ -74,6 +81,9 @@ int main(int argc, char *argv[])
     const uint port = parser.value(portOption).toUInt(&ok);
     if (!ok || port > 65535)
         return usageError(QStringLiteral("--port must be a number from 0 to 65535"));
+    const uint adminPort = parser.value(adminPortOption).toUInt(&ok);
+    if (!ok || adminPort > 65535)
+        return usageError(QStringLiteral("--admin-port must be a number from 0 to 65535"));
     const QHostAddress host(parser.value(hostOption));
     if (host.isNull())
         return usageError(QStringLiteral("--host must be an IP address"));
@@ -102,12 +112,15 @@ int main(int argc, char *argv[])
     if (parser.isSet(verboseOption))
         QLoggingCategory::setFilterRules(QStringLiteral("keeptrying.demoserver.debug=true"));
 
-    if (server.listen(host, quint16(port)) == 0) {
-        std::fprintf(stderr, "keeptrying-demo-server: cannot listen on %s port %u\n",
-                     qPrintable(host.toString()), port);
+    if (server.listen(host, quint16(port), quint16(adminPort)) == 0) {
+        std::fprintf(stderr,
+                     "keeptrying-demo-server: cannot listen on %s port %u (admin port %u)\n",
+                     qPrintable(host.toString()), port, adminPort);
         return 1;
     }
+    // Scripts read these two lines; the first stays first.
     std::printf("listening on %s\n", qPrintable(server.baseUrl().toString()));
+    std::printf("admin on %s\n", qPrintable(server.adminUrl().toString()));
     std::fflush(stdout);
     return app.exec();
 }

@@ -1,5 +1,11 @@
 #include "fetcher.h"
 
+#include <KeepTrying/circuitbreaker.h>
+#include <KeepTrying/reachability.h>
+#include <KeepTrying/redaction.h>
+#include <KeepTrying/retrybudget.h>
+#include <KeepTrying/retryingreply.h>
+
 #include <QtCore/QMetaEnum>
 #include <QtNetwork/QNetworkRequest>
 
@@ -15,19 +21,19 @@ void printLine(const QString &line)
     std::fflush(stderr);
 }
 
-// Header values that may hold credentials are never printed.
-QByteArray printableValue(const QByteArray &name, const QByteArray &value)
+// "127.0.0.1:8080", "[::1]:443": what a user calls the server.
+QString hostAndPort(const QUrl &url)
 {
-    static const QByteArray sensitive[] = { QByteArrayLiteral("authorization"),
-                                            QByteArrayLiteral("proxy-authorization"),
-                                            QByteArrayLiteral("cookie"),
-                                            QByteArrayLiteral("set-cookie") };
-    const QByteArray lower = name.toLower();
-    for (const QByteArray &candidate : sensitive) {
-        if (lower == candidate)
-            return QByteArrayLiteral("<redacted>");
-    }
-    return value;
+    QString host = url.host();
+    if (host.contains(QLatin1Char(':')))
+        host = QLatin1Char('[') + host + QLatin1Char(']');
+    const int port = url.port(url.scheme() == QLatin1String("https") ? 443 : 80);
+    return host + QLatin1Char(':') + QString::number(port);
+}
+
+QString printable(const QUrl &url)
+{
+    return KeepTrying::redactedUrl(url).toDisplayString();
 }
 
 } // namespace
@@ -47,6 +53,32 @@ Fetcher::Fetcher(const FetchOptions &options, QObject *parent) : QObject(parent)
             &Fetcher::onRetryScheduled);
     connect(&m_manager, &KeepTrying::RetryingNetworkAccessManager::gaveUp, this,
             &Fetcher::onGaveUp);
+    connect(&m_manager, &KeepTrying::RetryingNetworkAccessManager::waitingForConnectivity, this,
+            &Fetcher::onWaitingForConnectivity);
+}
+
+void Fetcher::setLineHandler(std::function<void(const QString &)> handler)
+{
+    m_lineHandler = std::move(handler);
+}
+
+void Fetcher::say(const QString &line) const
+{
+    if (m_lineHandler)
+        m_lineHandler(line);
+    else
+        printLine(line);
+}
+
+// Qt puts the whole URL into some error strings; ours never shows its credentials.
+QString Fetcher::withoutCredentials(QString text) const
+{
+    const QUrl &url = m_options.url;
+    const QString redacted = printable(url);
+    for (const QString &form : { url.toString(), url.toString(QUrl::FullyEncoded),
+                                 url.toDisplayString(), url.toString(QUrl::RemovePassword) })
+        text.replace(form, redacted);
+    return text;
 }
 
 Fetcher::~Fetcher()
@@ -85,13 +117,13 @@ bool Fetcher::start()
     }
 
     if (m_options.verbose) {
-        printLine(QStringLiteral("* %1 %2").arg(
-            QString::fromLatin1(method), m_options.url.toDisplayString(QUrl::RemovePassword)));
+        say(QStringLiteral("* %1 %2").arg(QString::fromLatin1(method), printable(m_options.url)));
         const QList<QByteArray> names = request.rawHeaderList();
         for (const QByteArray &name : names) {
-            printLine(QStringLiteral("> %1: %2")
-                          .arg(QString::fromLatin1(name),
-                               QString::fromUtf8(printableValue(name, request.rawHeader(name)))));
+            say(QStringLiteral("> %1: %2")
+                    .arg(QString::fromLatin1(name),
+                         QString::fromUtf8(
+                             KeepTrying::redactedHeaderValue(name, request.rawHeader(name)))));
         }
     }
 
@@ -100,6 +132,11 @@ bool Fetcher::start()
     connect(reply, &QNetworkReply::metaDataChanged, this, &Fetcher::onMetaDataChanged);
     connect(reply, &QIODevice::readyRead, this, &Fetcher::onReadyRead);
     connect(reply, &QNetworkReply::finished, this, &Fetcher::onFinished);
+    connect(reply, &QNetworkReply::redirected, this, &Fetcher::onRedirected);
+    if (auto *retrying = qobject_cast<KeepTrying::RetryingReply *>(reply)) {
+        connect(retrying, &KeepTrying::RetryingReply::waitingToRetryChanged, this,
+                &Fetcher::onWaitingToRetryChanged);
+    }
     if (reply->isFinished())
         onFinished();
     return true;
@@ -160,22 +197,97 @@ bool Fetcher::openOutput()
 void Fetcher::onAttemptStarted(QNetworkReply *, int attempt)
 {
     m_attempts = attempt;
+    if (!m_resumeLine.isEmpty()) {
+        say(m_resumeLine.arg(attempt));
+        m_resumeLine.clear();
+    }
     if (m_options.verbose)
-        printLine(QStringLiteral("* attempt %1").arg(attempt));
+        say(QStringLiteral("* attempt %1").arg(attempt));
 }
 
 void Fetcher::onRetryScheduled(QNetworkReply *, int attempt, qint64 delayMs, const QString &reason)
 {
     m_lastRetryReason = reason;
+    m_retryWait = m_waits; // this wait is the backoff it announces
     // The number is the attempt about to be made.
-    printLine(QStringLiteral("retry %1 in %2 ms: %3").arg(attempt + 1).arg(delayMs).arg(reason));
+    say(QStringLiteral("retry %1 in %2 ms: %3").arg(attempt + 1).arg(delayMs).arg(reason));
 }
 
 void Fetcher::onGaveUp(QNetworkReply *, const QString &reason)
 {
     m_gaveUpReason = reason;
     if (m_options.verbose)
-        printLine(QStringLiteral("* gave up: %1").arg(reason));
+        say(QStringLiteral("* gave up: %1").arg(reason));
+}
+
+// Without these lines a run would print "retry 2 in 8 ms" and then say nothing for as long
+// as the server is away: the manager probes it instead of spending attempts.
+void Fetcher::onWaitingForConnectivity(QNetworkReply *reply, bool waiting)
+{
+    const QString server =
+        hostAndPort(reply && reply->url().isValid() ? reply->url() : m_options.url);
+    if (!waiting) {
+        if (m_resumeLine.isEmpty())
+            m_resumeLine =
+                QStringLiteral("%1 answers again, attempt %2").arg(server, QStringLiteral("%1"));
+        return;
+    }
+    if (m_manager.isSimulatedOffline()) {
+        say(QStringLiteral("waiting: the network is offline (simulated), nothing is sent"));
+        m_resumeLine = QStringLiteral("simulated offline mode is off, attempt %1");
+    } else if (m_manager.reachability()->state() == KeepTrying::Reachability::State::Offline) {
+        say(QStringLiteral("waiting for the network to come back"));
+        m_resumeLine = QStringLiteral("the network is back, attempt %1");
+    } else {
+        say(QStringLiteral("waiting for %1 to answer").arg(server));
+        m_resumeLine.clear();
+    }
+}
+
+void Fetcher::onWaitingToRetryChanged(bool waiting)
+{
+    if (!waiting) {
+        if (m_waitingBehindBreaker && m_resumeLine.isEmpty()) {
+            m_resumeLine = QStringLiteral("the circuit breaker of %1 lets attempt %2 through")
+                               .arg(hostAndPort(m_options.url), QStringLiteral("%1"));
+        }
+        m_waitingBehindBreaker = false;
+        return;
+    }
+    // A backoff announces itself with retryScheduled() right after this; a wait without
+    // one is the circuit breaker's or the retry budget's. Look once that is settled.
+    const int wait = ++m_waits;
+    QMetaObject::invokeMethod(
+        this, [this, wait] { explainWait(wait); }, Qt::QueuedConnection);
+}
+
+void Fetcher::explainWait(int wait)
+{
+    auto *reply = qobject_cast<KeepTrying::RetryingReply *>(m_reply.data());
+    if (m_ended || !reply || wait != m_waits || m_retryWait == wait || !reply->isWaitingToRetry())
+        return;
+    const QUrl url = reply->url().isValid() ? reply->url() : m_options.url;
+    const QString server = hostAndPort(url);
+    KeepTrying::CircuitBreaker *breaker = m_manager.circuitBreaker();
+    if (breaker->state(url) != KeepTrying::CircuitBreaker::Closed) {
+        m_waitingBehindBreaker = true;
+        say(QStringLiteral("waiting: the circuit breaker of %1 is open after repeated failures; "
+                           "a request may go through in %2 ms")
+                .arg(server)
+                .arg(breaker->msUntilProbe(url)));
+        return;
+    }
+    say(QStringLiteral("waiting: the retry budget of %1 is spent; the next retry may go in %2 ms")
+            .arg(server)
+            .arg(m_manager.retryBudget()->msUntilRetry(url)));
+}
+
+void Fetcher::onRedirected(const QUrl &url)
+{
+    if (!m_options.verbose)
+        return;
+    say(QStringLiteral("* redirected to %1").arg(printable(url)));
+    m_headPrinted = false; // the next response's head is printed as well
 }
 
 void Fetcher::onMetaDataChanged()
@@ -193,15 +305,16 @@ void Fetcher::printResponseHead()
     const bool http2 = m_reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
     const QString reason = QString::fromLatin1(
         m_reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray());
-    printLine(QStringLiteral("< %1 %2 %3")
-                  .arg(http2 ? QStringLiteral("HTTP/2") : QStringLiteral("HTTP/1.1"))
-                  .arg(status.toInt())
-                  .arg(reason));
+    say(QStringLiteral("< %1 %2 %3")
+            .arg(http2 ? QStringLiteral("HTTP/2") : QStringLiteral("HTTP/1.1"))
+            .arg(status.toInt())
+            .arg(reason));
     const QList<QNetworkReply::RawHeaderPair> headers = m_reply->rawHeaderPairs();
     for (const auto &header : headers) {
-        printLine(QStringLiteral("< %1: %2")
-                      .arg(QString::fromLatin1(header.first),
-                           QString::fromUtf8(printableValue(header.first, header.second))));
+        say(QStringLiteral("< %1: %2")
+                .arg(QString::fromLatin1(header.first),
+                     QString::fromUtf8(
+                         KeepTrying::redactedHeaderValue(header.first, header.second))));
     }
 }
 
@@ -251,8 +364,7 @@ void Fetcher::onFinished()
     const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const ExitCodes::Code code = ExitCodes::forReply(m_reply->error(), status);
     if (m_options.verbose && m_reply->error() != QNetworkReply::NoError) {
-        printLine(
-            QStringLiteral("* ended with %1 after %2 ms")
+        say(QStringLiteral("* ended with %1 after %2 ms")
                 .arg(QLatin1String(QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(
                     m_reply->error())))
                 .arg(m_elapsed.elapsed()));
@@ -268,10 +380,10 @@ void Fetcher::onFinished()
         return;
     }
     if (m_options.verbose) {
-        printLine(QStringLiteral("* done: %1 bytes in %2 attempt(s), %3 ms")
-                      .arg(m_bytesWritten)
-                      .arg(m_attempts)
-                      .arg(m_elapsed.elapsed()));
+        say(QStringLiteral("* done: %1 bytes in %2 attempt(s), %3 ms")
+                .arg(m_bytesWritten)
+                .arg(m_attempts)
+                .arg(m_elapsed.elapsed()));
     }
     end(ExitCodes::Success);
 }
@@ -297,9 +409,9 @@ QString Fetcher::failureMessage(ExitCodes::Code code) const
         text =
             QStringLiteral("nothing received for %1 ms (--timeout)").arg(policy.attemptTimeoutMs);
     } else if (code == ExitCodes::Timeout) {
-        text = QStringLiteral("timed out: %1").arg(m_reply->errorString());
+        text = QStringLiteral("timed out: %1").arg(withoutCredentials(m_reply->errorString()));
     } else {
-        text = m_reply->errorString();
+        text = withoutCredentials(m_reply->errorString());
     }
     if (m_attempts > 1)
         text += QStringLiteral(" after %1 attempts").arg(m_attempts);
@@ -317,7 +429,7 @@ void Fetcher::end(ExitCodes::Code code, const QString &message)
     if (m_saveFile && code != ExitCodes::Success)
         m_saveFile->cancelWriting();
     if (!message.isEmpty())
-        printLine(QStringLiteral("keeptrying-fetch: %1").arg(message));
+        say(QStringLiteral("keeptrying-fetch: %1").arg(message));
     if (m_reply)
         m_reply->deleteLater();
     Q_EMIT finished(int(code));

@@ -12,12 +12,16 @@
 #include <QtCore/QPointer>
 #include <QtCore/QSaveFile>
 
+#include <functional>
 #include <memory>
 
 /*!
     Runs one keeptrying-fetch request: sends it through a RetryingNetworkAccessManager,
-    streams the body to stdout or a QSaveFile as it arrives, reports retries on stderr and
-    ends with the exit code the reply deserves.
+    streams the body to stdout or a QSaveFile as it arrives, reports retries and waits on
+    stderr and ends with the exit code the reply deserves.
+
+    What it reports never holds a credential: URLs and header values go through
+    KeepTrying/redaction.h.
 */
 class Fetcher : public QObject
 {
@@ -32,6 +36,13 @@ public:
     bool start();
     ExitCodes::Code exitCode() const { return m_exitCode; }
 
+    /*! The manager the request goes through, to share or tune its monitors (circuit
+        breaker, reachability) before start(). */
+    KeepTrying::RetryingNetworkAccessManager *manager() { return &m_manager; }
+    /*! Where the lines for stderr go, one line at a time without its newline; by default
+        stderr itself. */
+    void setLineHandler(std::function<void(const QString &line)> handler);
+
 Q_SIGNALS:
     /*! The request has ended; \a exitCode is the process's exit code. */
     void finished(int exitCode);
@@ -40,6 +51,10 @@ private:
     void onAttemptStarted(QNetworkReply *reply, int attempt);
     void onRetryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason);
     void onGaveUp(QNetworkReply *reply, const QString &reason);
+    void onWaitingForConnectivity(QNetworkReply *reply, bool waiting);
+    void onWaitingToRetryChanged(bool waiting);
+    void explainWait(int wait);
+    void onRedirected(const QUrl &url);
     void onMetaDataChanged();
     void onReadyRead();
     void onFinished();
@@ -50,6 +65,8 @@ private:
     void printResponseHead();
     QString failureMessage(ExitCodes::Code code) const;
     void end(ExitCodes::Code code, const QString &message = QString());
+    void say(const QString &line) const;
+    QString withoutCredentials(QString text) const;
 
     FetchOptions m_options;
     KeepTrying::RetryingNetworkAccessManager m_manager;
@@ -61,6 +78,13 @@ private:
     QString m_writeError;
     QString m_gaveUpReason;
     QString m_lastRetryReason;
+    std::function<void(const QString &)> m_lineHandler;
+    /*! Said with the next attempt's number (%1) when a wait has ended, e.g. "127.0.0.1:8080
+        answers again, attempt %1". */
+    QString m_resumeLine;
+    int m_waits = 0; //!< waits to retry so far; a backoff's wait is the one a retry announced
+    int m_retryWait = 0; //!< m_waits when the last retry was scheduled
+    bool m_waitingBehindBreaker = false;
     qint64 m_bytesWritten = 0;
     int m_attempts = 0;
     bool m_headPrinted = false;

@@ -80,8 +80,14 @@ FetchCommandLine::FetchCommandLine()
                                             "anything else is sent as the key."),
                              QStringLiteral("auto|KEY")),
       m_simulateOfflineOption(QStringLiteral("simulate-offline"),
-                              QStringLiteral("Pretend the network is down: every attempt "
-                                             "fails at once without touching the network.")),
+                              QStringLiteral("Pretend the network is down (as "
+                                             "KEEPTRYING_SIMULATE_OFFLINE=1); nothing is sent. "
+                                             "The request waits for the network without "
+                                             "making attempts, so it ends only at --deadline "
+                                             "(exit code 28) or when interrupted. With "
+                                             "--max-attempts, each attempt fails at once as a "
+                                             "connectivity fault instead (exit code 7 after "
+                                             "the last).")),
       m_verboseOption(QStringList { QStringLiteral("v"), QStringLiteral("verbose") },
                       QStringLiteral("Print attempts, the status and the response headers "
                                      "on stderr (credentials are never printed)."))

@@ -36,6 +36,7 @@ bool BuiltInServer::start(QString *errorMessage)
         return false;
     }
     m_baseUrl = m_server->baseUrl();
+    m_adminUrl = m_server->adminUrl();
     return true;
 }
 
@@ -56,6 +57,7 @@ void BuiltInServer::stop()
     delete m_context;
     m_context = nullptr;
     m_baseUrl.clear();
+    m_adminUrl.clear();
 }
 
 bool BuiltInServer::addFault(const QString &spec, QString *errorMessage)

@@ -29,6 +29,8 @@ public:
     void stop();
 
     QUrl baseUrl() const { return m_baseUrl; }
+    /*! The demo server's admin API (faults, down, up, stats); see DemoServer::adminUrl(). */
+    QUrl adminUrl() const { return m_adminUrl; }
     /*! See DemoServer::addFault(); safe from the GUI thread. */
     bool addFault(const QString &spec, QString *errorMessage = nullptr);
     void clearFaults();
@@ -39,6 +41,7 @@ private:
     QObject *m_context = nullptr; // lives in m_thread; runs the calls made there
     KeepTrying::Demo::DemoServer *m_server = nullptr;
     QUrl m_baseUrl;
+    QUrl m_adminUrl;
 };
 
 #endif // KEEPTRYING_READER_BUILTINSERVER_H

@@ -9,10 +9,16 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QCommandLineParser>
+#include <QtCore/QTextStream>
 #include <QtCore/QTimer>
 #include <QtWidgets/QApplication>
 
 #include <cstdio>
+
+#ifdef Q_OS_UNIX
+#include <termios.h>
+#include <unistd.h>
+#endif
 
 namespace {
 
@@ -36,6 +42,36 @@ KeepTrying::RetryPolicy readerPolicy()
     policy.addIdempotencyKey = true;
     policy.attemptTimeoutMs = 20000;
     return policy;
+}
+
+// --password shows in every user's process list (ps); the environment (readable by this
+// user only) and a prompt that does not echo do not.
+QString readPassword(const QString &username, const QUrl &server)
+{
+    if (qEnvironmentVariableIsSet("KEEPTRYING_PASSWORD")) {
+        const QString password = qEnvironmentVariable("KEEPTRYING_PASSWORD");
+        qunsetenv("KEEPTRYING_PASSWORD"); // nothing we start inherits it
+        return password;
+    }
+#ifdef Q_OS_UNIX
+    termios saved {};
+    if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &saved) != 0)
+        return QString();
+    std::fputs(qPrintable(QStringLiteral("Password for %1 at %2: ").arg(username, server.host())),
+               stderr);
+    std::fflush(stderr);
+    termios silent = saved;
+    silent.c_lflag &= ~tcflag_t(ECHO);
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent);
+    const QString password = QTextStream(stdin).readLine();
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+    std::fputc('\n', stderr);
+    return password;
+#else
+    Q_UNUSED(username)
+    Q_UNUSED(server)
+    return QString();
+#endif
 }
 
 } // namespace
@@ -80,9 +116,12 @@ int main(int argc, char *argv[])
     const QCommandLineOption usernameOption(QStringLiteral("username"),
                                             QStringLiteral("User name (with --server)."),
                                             QStringLiteral("NAME"));
-    const QCommandLineOption passwordOption(QStringLiteral("password"),
-                                            QStringLiteral("Password (with --server)."),
-                                            QStringLiteral("PASSWORD"));
+    const QCommandLineOption passwordOption(
+        QStringLiteral("password"),
+        QStringLiteral("Password (with --server). Visible to other users of this machine "
+                       "(ps): prefer the environment variable KEEPTRYING_PASSWORD, or leave "
+                       "both out to be asked for it on a terminal."),
+        QStringLiteral("PASSWORD"));
     const QCommandLineOption faultOption(
         QStringLiteral("demo-fault"),
         QStringLiteral("A fault for the built-in server to inject, e.g. "
@@ -165,8 +204,11 @@ int main(int argc, char *argv[])
         if (!server.isValid() || server.host().isEmpty())
             return usageError(
                 QStringLiteral("not a server URL: %1").arg(parser.value(serverOption)));
+        const QString password = parser.isSet(passwordOption)
+            ? parser.value(passwordOption)
+            : readPassword(parser.value(usernameOption), server);
         credentials = { parser.value(clientIdOption), parser.value(clientSecretOption),
-                        parser.value(usernameOption), parser.value(passwordOption) };
+                        parser.value(usernameOption), password };
         serverDescription = server.host();
     } else {
         QString error;
@@ -181,6 +223,10 @@ int main(int argc, char *argv[])
                 return usageError(QStringLiteral("--demo-fault: %1").arg(error));
         }
         server = builtIn.baseUrl();
+        // For QA scripts: where to send curl, faults and outages.
+        std::printf("demo server: %s\ndemo server admin: %s\n", qPrintable(server.toString()),
+                    qPrintable(builtIn.adminUrl().toString()));
+        std::fflush(stdout);
         using KeepTrying::Demo::DemoServer;
         credentials = { DemoServer::demoClientId(), DemoServer::demoClientSecret(),
                         DemoServer::demoUsername(), DemoServer::demoPassword() };

@@ -48,6 +48,8 @@ private Q_SLOTS:
     void tokenGrant();
     void refreshGrant();
     void apiNeedsToken();
+    void anonymousApiPaths_data();
+    void anonymousApiPaths();
     void pagination();
     void filters_data();
     void filters();
@@ -75,8 +77,10 @@ private Q_SLOTS:
     void goodFaultSpecs();
     void adminFaults();
     void adminDownAndStats();
+    void adminNotOnApiPort();
     void runsInWorkerThread();
     void executable();
+    void executableAdminStaysUpWhileDown();
     void executableRejectsBadFault();
     void executableRejectsBadCapacity_data();
     void executableRejectsBadCapacity();
@@ -85,6 +89,8 @@ private:
     Result send(const QByteArray &method, const QString &path, const QByteArray &body = {},
                 const Headers &headers = {}, DemoServer *target = nullptr);
     Result get(const QString &path) { return send("GET", path, {}, auth()); }
+    // The admin API, on its own port.
+    Result admin(const QByteArray &method, const QString &path, const QByteArray &body = {});
     QByteArray token(DemoServer *target = nullptr);
     Headers auth() { return { { "Authorization", "Bearer " + token() } }; }
 
@@ -136,6 +142,24 @@ Result tst_DemoServer::send(const QByteArray &method, const QString &path, const
     return result;
 }
 
+Result tst_DemoServer::admin(const QByteArray &method, const QString &path, const QByteArray &body)
+{
+    QNetworkRequest request(QUrl(m_server->adminUrl().toString() + path));
+    if (!body.isEmpty())
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = m_nam->sendCustomRequest(request, method, body);
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    Result result;
+    result.error = finished.wait(10000) ? reply->error() : QNetworkReply::TimeoutError;
+    if (result.error == QNetworkReply::TimeoutError)
+        reply->abort();
+    result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    result.body = reply->readAll();
+    reply->deleteLater();
+    return result;
+}
+
 QByteArray tst_DemoServer::token(DemoServer *target)
 {
     if (!m_token.isEmpty() && !target)
@@ -176,6 +200,16 @@ void tst_DemoServer::tokenGrant_data()
     QTest::newRow("wrong password")
         << form << "grant_type=password&" + client + "&username=demo&password=x" << 400
         << QStringLiteral("invalid_grant");
+    QTest::newRow("wrong user") << form
+                                << "grant_type=password&" + client +
+            "&username=nobody&password=demo"
+                                << 400 << QStringLiteral("invalid_grant");
+    QTest::newRow("no password") << form << "grant_type=password&" + client + "&username=demo"
+                                 << 400 << QStringLiteral("invalid_grant");
+    QTest::newRow("no client secret")
+        << form
+        << QByteArray("grant_type=password&client_id=keeptrying-demo&username=demo&password=demo")
+        << 400 << QStringLiteral("invalid_client");
     QTest::newRow("wrong client")
         << form
         << QByteArray("grant_type=password&client_id=keeptrying-demo&client_secret=nope"
@@ -198,7 +232,10 @@ void tst_DemoServer::tokenGrant()
     QCOMPARE(result.status, status);
     const QJsonObject json = result.json();
     if (status != 200) {
+        // FOSOAuthServerBundle's shape (RFC 6749 §5.2), as a wallabag client parses it.
+        QCOMPARE(result.headers.value("content-type"), QByteArray("application/json"));
         QCOMPARE(json.value(QLatin1String("error")).toString(), error);
+        QVERIFY(!json.value(QLatin1String("error_description")).toString().isEmpty());
         return;
     }
     QVERIFY(!json.value(QLatin1String("access_token")).toString().isEmpty());
@@ -264,6 +301,76 @@ void tst_DemoServer::apiNeedsToken()
     QCOMPARE(send("PATCH", QStringLiteral("/api/entries/1.json"), R"({"starred":1})").status, 401);
     QCOMPARE(m_server->stats().value(QLatin1String("writes_applied")).toInt(), 0);
     QCOMPARE(get(QStringLiteral("/api/entries/1.json")).status, 200);
+}
+
+void tst_DemoServer::anonymousApiPaths_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("token"); // "none", "valid" or "invalid"
+    QTest::addColumn<int>("status");
+
+    // wallabag's security.yml lets ^/api/version (and, since 2.5, ^/api/info) through
+    // without a token; every other API route needs one.
+    QTest::newRow("version, no token")
+        << QByteArray("GET") << QStringLiteral("/api/version") << QStringLiteral("none") << 200;
+    QTest::newRow("version.json, no token")
+        << QByteArray("GET") << QStringLiteral("/api/version.json") << QStringLiteral("none")
+        << 200;
+    QTest::newRow("info, no token")
+        << QByteArray("GET") << QStringLiteral("/api/info") << QStringLiteral("none") << 200;
+    QTest::newRow("version, valid token")
+        << QByteArray("GET") << QStringLiteral("/api/version") << QStringLiteral("valid") << 200;
+    // A token that is sent is checked, also where none is needed.
+    QTest::newRow("version, invalid token")
+        << QByteArray("GET") << QStringLiteral("/api/version") << QStringLiteral("invalid") << 401;
+    QTest::newRow("list, no token") << QByteArray("GET") << QStringLiteral("/api/entries.json")
+                                    << QStringLiteral("none") << 401;
+    QTest::newRow("list, valid token") << QByteArray("GET") << QStringLiteral("/api/entries.json")
+                                       << QStringLiteral("valid") << 200;
+    QTest::newRow("entry, no token") << QByteArray("GET") << QStringLiteral("/api/entries/1.json")
+                                     << QStringLiteral("none") << 401;
+    QTest::newRow("entry, invalid token")
+        << QByteArray("GET") << QStringLiteral("/api/entries/1.json") << QStringLiteral("invalid")
+        << 401;
+    QTest::newRow("create, no token") << QByteArray("POST") << QStringLiteral("/api/entries.json")
+                                      << QStringLiteral("none") << 401;
+    QTest::newRow("delete, no token")
+        << QByteArray("DELETE") << QStringLiteral("/api/entries/1.json") << QStringLiteral("none")
+        << 401;
+    QTest::newRow("unknown API path, no token")
+        << QByteArray("GET") << QStringLiteral("/api/tags.json") << QStringLiteral("none") << 401;
+}
+
+void tst_DemoServer::anonymousApiPaths()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QString, path);
+    QFETCH(QString, token);
+    QFETCH(int, status);
+
+    Headers headers;
+    if (token == QLatin1String("valid"))
+        headers = auth();
+    else if (token == QLatin1String("invalid"))
+        headers = { { "Authorization", "Bearer not-a-token" } };
+    const QByteArray body =
+        method == "POST" ? QByteArray(R"({"url":"http://example.invalid/"})") : QByteArray();
+    const Result result = send(method, path, body, headers);
+    QCOMPARE(result.status, status);
+    if (status == 401) {
+        QCOMPARE(result.json().value(QLatin1String("error")).toString(),
+                 token == QLatin1String("invalid") ? QStringLiteral("invalid_grant")
+                                                   : QStringLiteral("access_denied"));
+        QCOMPARE(m_server->stats().value(QLatin1String("writes_applied")).toInt(), 0);
+    } else if (path.startsWith(QLatin1String("/api/version"))) {
+        QCOMPARE(result.body, QByteArray("\"2.6.9\""));
+    } else if (path == QLatin1String("/api/info")) {
+        const QJsonObject info = result.json();
+        QCOMPARE(info.value(QLatin1String("appname")).toString(), QStringLiteral("wallabag"));
+        QCOMPARE(info.value(QLatin1String("version")).toString(), QStringLiteral("2.6.9"));
+        QVERIFY(info.contains(QLatin1String("allowed_registration")));
+    }
 }
 
 void tst_DemoServer::pagination()
@@ -727,7 +834,7 @@ void tst_DemoServer::capacityShedsAboveMaxConcurrent()
     QTRY_COMPARE_WITH_TIMEOUT(count(503), 3, 10000);
     QCOMPARE(count(200), 0);
     // Admin requests are never limited.
-    QCOMPARE(send("GET", QStringLiteral("/_admin/stats")).status, 200);
+    QCOMPARE(admin("GET", QStringLiteral("/_admin/stats")).status, 200);
     QTRY_COMPARE_WITH_TIMEOUT(count(200), 2, 10000);
     for (const auto &reply : replies) {
         if (statusOf(reply) == 503) {
@@ -761,7 +868,7 @@ void tst_DemoServer::stats()
     get(QStringLiteral("/api/entries.json?page=2"));
     get(QStringLiteral("/api/entries/9.json"));
     send("GET", QStringLiteral("/nowhere"));
-    send("GET", QStringLiteral("/_admin/stats")); // admin requests are not counted
+    admin("GET", QStringLiteral("/_admin/stats")); // admin requests are not counted
 
     const QJsonObject stats = m_server->stats();
     QCOMPARE(stats.value(QLatin1String("total_requests")).toInt(), 5);
@@ -860,17 +967,17 @@ void tst_DemoServer::adminFaults()
 {
     const QByteArray replace =
         R"({"faults":["route=/api/version,status=500,count=1"],"replace":true})";
-    Result result = send("POST", QStringLiteral("/_admin/faults"), replace);
+    Result result = admin("POST", QStringLiteral("/_admin/faults"), replace);
     QCOMPARE(result.status, 200);
     QCOMPARE(result.json().value(QLatin1String("faults")).toArray().size(), 1);
     QCOMPARE(get(QStringLiteral("/api/version")).status, 500);
     QCOMPARE(get(QStringLiteral("/api/version")).status, 200);
 
-    result = send("POST", QStringLiteral("/_admin/faults"),
-                  R"(["route=/images/*,status=404","drop=mid-body"])");
+    result = admin("POST", QStringLiteral("/_admin/faults"),
+                   R"(["route=/images/*,status=404","drop=mid-body"])");
     QCOMPARE(result.status, 200);
     QCOMPARE(m_server->faults().size(), 3);
-    QCOMPARE(send("GET", QStringLiteral("/_admin/faults"))
+    QCOMPARE(admin("GET", QStringLiteral("/_admin/faults"))
                  .json()
                  .value(QLatin1String("faults"))
                  .toArray()
@@ -878,14 +985,14 @@ void tst_DemoServer::adminFaults()
              3);
 
     // One bad spec rejects the whole request.
-    result = send("POST", QStringLiteral("/_admin/faults"),
-                  R"({"faults":["status=503","status=nope"],"replace":true})");
+    result = admin("POST", QStringLiteral("/_admin/faults"),
+                   R"({"faults":["status=503","status=nope"],"replace":true})");
     QCOMPARE(result.status, 400);
     QVERIFY(result.body.contains("status must be"));
     QCOMPARE(m_server->faults().size(), 3);
-    QCOMPARE(send("POST", QStringLiteral("/_admin/faults"), "not json").status, 400);
+    QCOMPARE(admin("POST", QStringLiteral("/_admin/faults"), "not json").status, 400);
 
-    result = send("DELETE", QStringLiteral("/_admin/faults"));
+    result = admin("DELETE", QStringLiteral("/_admin/faults"));
     QCOMPARE(result.status, 200);
     QVERIFY(m_server->faults().isEmpty());
     QCOMPARE(send("GET", QStringLiteral("/images/preview-01.png")).status, 200);
@@ -896,25 +1003,61 @@ void tst_DemoServer::adminDownAndStats()
     get(QStringLiteral("/api/entries.json"));
     const qint64 total = m_server->totalRequests();
     QCOMPARE(total, 2);
+    QVERIFY(!m_server->adminUrl().isEmpty());
+    QVERIFY(m_server->adminUrl().port() != m_server->baseUrl().port());
 
-    const Result stats = send("GET", QStringLiteral("/_admin/stats"));
+    const Result stats = admin("GET", QStringLiteral("/_admin/stats"));
     QCOMPARE(stats.status, 200);
     QCOMPARE(stats.json(), m_server->stats());
-    QCOMPARE(send("POST", QStringLiteral("/_admin/down?seconds=-1")).status, 400);
+    QCOMPARE(admin("POST", QStringLiteral("/_admin/down?seconds=-1")).status, 400);
+    QCOMPARE(admin("GET", QStringLiteral("/_admin/up")).status, 405);
 
-    const Result down = send("POST", QStringLiteral("/_admin/down?seconds=0.3"));
+    // A long outage: the API refuses connections, the admin API keeps answering.
+    QSignalSpy downChanged(m_server.get(), &DemoServer::downChanged);
+    const Result down = admin("POST", QStringLiteral("/_admin/down?seconds=600"));
     QCOMPARE(down.status, 200);
-    QCOMPARE(down.json().value(QLatin1String("down_ms")).toInt(), 300);
+    QCOMPARE(down.json().value(QLatin1String("down_ms")).toInt(), 600000);
     QTRY_VERIFY_WITH_TIMEOUT(m_server->isDown(), 2000);
     QCOMPARE(send("GET", QStringLiteral("/api/version")).error,
              QNetworkReply::ConnectionRefusedError);
-    QTRY_VERIFY_WITH_TIMEOUT(!m_server->isDown(), 5000);
+    QCOMPARE(admin("GET", QStringLiteral("/_admin/stats")).status, 200);
+    QCOMPARE(admin("GET", QStringLiteral("/_admin/faults")).status, 200);
+    // Down again while down only restarts the wait; the admin API still answers.
+    QCOMPARE(admin("POST", QStringLiteral("/_admin/down?seconds=0.5")).status, 200);
+    QCOMPARE(admin("GET", QStringLiteral("/_admin/stats")).status, 200);
 
-    const Result reset = send("POST", QStringLiteral("/_admin/stats/reset"));
+    // Up ends it at once, not when the time is over.
+    const Result up = admin("POST", QStringLiteral("/_admin/up"));
+    QCOMPARE(up.status, 200);
+    QCOMPARE(up.json().value(QLatin1String("down")).toBool(true), false);
+    QVERIFY(!m_server->isDown());
+    QCOMPARE(downChanged.size(), 2);
+    QCOMPARE(send("GET", QStringLiteral("/api/version")).status, 200);
+    // Up while up changes nothing.
+    QCOMPARE(admin("POST", QStringLiteral("/_admin/up")).status, 200);
+    QCOMPARE(downChanged.size(), 2);
+
+    // The C++ API does the same.
+    m_server->goDown(600000);
+    QVERIFY(m_server->isDown());
+    m_server->comeUp();
+    QVERIFY(!m_server->isDown());
+    QCOMPARE(send("GET", QStringLiteral("/api/version")).status, 200);
+
+    const Result reset = admin("POST", QStringLiteral("/_admin/stats/reset"));
     QCOMPARE(reset.status, 200);
     QCOMPARE(reset.json().value(QLatin1String("total_requests")).toInt(), 0);
     QCOMPARE(m_server->totalRequests(), 0);
-    QCOMPARE(send("GET", QStringLiteral("/_admin/nothing")).status, 404);
+    QCOMPARE(admin("GET", QStringLiteral("/_admin/nothing")).status, 404);
+}
+
+void tst_DemoServer::adminNotOnApiPort()
+{
+    // The API port is wallabag's alone; a script that still uses it is told where to go.
+    const Result result = send("POST", QStringLiteral("/_admin/down?seconds=5"));
+    QCOMPARE(result.status, 404);
+    QVERIFY2(result.body.contains(m_server->adminUrl().toString().toUtf8()), result.body);
+    QVERIFY(!m_server->isDown());
 }
 
 void tst_DemoServer::runsInWorkerThread()
@@ -947,7 +1090,12 @@ void tst_DemoServer::runsInWorkerThread()
     server->goDown(200); // queued to the server's thread
     QTRY_VERIFY_WITH_TIMEOUT(server->isDown(), 2000);
     QTRY_VERIFY_WITH_TIMEOUT(!server->isDown(), 5000);
-    QCOMPARE(send("GET", QStringLiteral("/api/version"), {}, {}, server).status, 401);
+    QCOMPARE(send("GET", QStringLiteral("/api/entries.json"), {}, {}, server).status, 401);
+    server->goDown(600000);
+    QTRY_VERIFY_WITH_TIMEOUT(server->isDown(), 2000);
+    server->comeUp(); // queued as well
+    QTRY_VERIFY_WITH_TIMEOUT(!server->isDown(), 2000);
+    QVERIFY(!server->adminUrl().isEmpty());
 
     QMetaObject::invokeMethod(
         &context, [server] { delete server; }, Qt::BlockingQueuedConnection);
@@ -980,11 +1128,57 @@ void tst_DemoServer::executable()
     QCOMPARE(reply->rawHeader("Retry-After"), QByteArray("3"));
     reply->deleteLater();
 
+    // The fault is spent; /api/version needs no token, as in wallabag.
     reply = m_nam->get(QNetworkRequest(url));
     QSignalSpy finishedAgain(reply, &QNetworkReply::finished);
     QVERIFY(finishedAgain.wait(10000));
-    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 401);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(reply->readAll(), QByteArray("\"2.6.9\""));
     reply->deleteLater();
+
+    process.kill();
+    QVERIFY(process.waitForFinished(5000));
+}
+
+void tst_DemoServer::executableAdminStaysUpWhileDown()
+{
+    QProcess process;
+    process.setProcessChannelMode(QProcess::SeparateChannels);
+    process.start(QStringLiteral(KEEPTRYING_DEMO_SERVER_EXECUTABLE),
+                  { QStringLiteral("--port"), QStringLiteral("0") });
+    QVERIFY2(process.waitForStarted(5000), qPrintable(process.errorString()));
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += process.readAllStandardOutput()).count('\n') >= 2, 10000);
+    const QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    static const QRegularExpression listening(
+        QStringLiteral("^listening on (http://127\\.0\\.0\\.1:[0-9]+)$"));
+    static const QRegularExpression adminLine(
+        QStringLiteral("^admin on (http://127\\.0\\.0\\.1:[0-9]+)$"));
+    QVERIFY2(listening.match(lines.at(0)).hasMatch(), qPrintable(lines.at(0)));
+    QVERIFY2(adminLine.match(lines.at(1)).hasMatch(), qPrintable(lines.at(1)));
+    const QString api = listening.match(lines.at(0)).captured(1);
+    const QString adminBase = adminLine.match(lines.at(1)).captured(1);
+    QVERIFY(api != adminBase);
+
+    const auto call = [this](const QByteArray &method, const QString &url) {
+        QNetworkReply *reply =
+            m_nam->sendCustomRequest(QNetworkRequest(QUrl(url)), method, QByteArray());
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        Result result;
+        result.error = finished.wait(10000) ? reply->error() : QNetworkReply::TimeoutError;
+        result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        result.body = reply->readAll();
+        reply->deleteLater();
+        return result;
+    };
+    QCOMPARE(call("POST", adminBase + QStringLiteral("/_admin/down?seconds=600")).status, 200);
+    QCOMPARE(call("GET", api + QStringLiteral("/api/version")).error,
+             QNetworkReply::ConnectionRefusedError);
+    const Result stats = call("GET", adminBase + QStringLiteral("/_admin/stats"));
+    QCOMPARE(stats.status, 200);
+    QVERIFY(stats.json().contains(QLatin1String("total_requests")));
+    QCOMPARE(call("POST", adminBase + QStringLiteral("/_admin/up")).status, 200);
+    QCOMPARE(call("GET", api + QStringLiteral("/api/version")).status, 200);
 
     process.kill();
     QVERIFY(process.waitForFinished(5000));

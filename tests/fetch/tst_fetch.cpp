@@ -2,6 +2,9 @@
 // QProcess against small servers on 127.0.0.1 started by each test.
 
 #include "exitcodes.h"
+#include "fetcher.h"
+
+#include <KeepTrying/circuitbreaker.h>
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
@@ -65,9 +68,9 @@ public:
                          [this] { ++m_connections; });
     }
 
-    bool start()
+    bool start(quint16 port = 0)
     {
-        if (!m_tcpServer.listen(QHostAddress::LocalHost, 0))
+        if (!m_tcpServer.listen(QHostAddress::LocalHost, port))
             return false;
         bind(&m_tcpServer);
         return true;
@@ -208,6 +211,15 @@ QByteArray binaryBody(qsizetype size)
     return body.append(QByteArray("\r\n\0\n", 4));
 }
 
+// A port nobody listens on (for now): connections to it are refused.
+quint16 unusedPort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return probe.serverPort();
+}
+
 } // namespace
 
 #define VERIFY_RUN(run)                                                                            \
@@ -238,6 +250,11 @@ private Q_SLOTS:
     void requestBody();
     void headersArrive();
     void verboseHidesCredentials();
+    void verboseRedactsQueryHeadersAndRedirects();
+    void saysWhileItWaitsForTheServer();
+    void simulatedOffline_data();
+    void simulatedOffline();
+    void saysWhileItWaitsBehindTheBreaker();
     void outputFile();
     void failedDownloadLeavesNoFile();
     void idempotencyKey_data();
@@ -626,6 +643,175 @@ void tst_Fetch::verboseHidesCredentials()
     QVERIFY2(err.contains(QLatin1String("< X-Served-By: canned")), qPrintable(err));
     QVERIFY2(err.contains(QLatin1String("Authorization: <redacted>")), qPrintable(err));
     QVERIFY2(err.contains(QLatin1String("attempt 1")), qPrintable(err));
+}
+
+void tst_Fetch::verboseRedactsQueryHeadersAndRedirects()
+{
+    CannedServer server(
+        { { 302, "", { { "Location", "/next?token=s3cret-next&page=3" } } },
+          { 200,
+            "ok",
+            { { "X-Session-Token", "s3cret-session" }, { "X-Served-By", "canned" } } } });
+    QVERIFY(server.start());
+
+    const QString url = server.url(QStringLiteral("/api/entries?access_token=s3cret-query&page=2"));
+    const FetchRun run = runFetch(
+        { QStringLiteral("-v"), QStringLiteral("-H"), QStringLiteral("X-Api-Key: s3cret-key"),
+          QStringLiteral("-H"), QStringLiteral("X-Auth-Token: s3cret-token"), QStringLiteral("-H"),
+          QStringLiteral("Idempotency-Key: k-1"), url });
+    VERIFY_RUN(run);
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out, QByteArray("ok"));
+    // The server got everything as given; only what is printed leaves the secrets out.
+    QCOMPARE(server.requests().size(), 2);
+    QCOMPARE(server.requests().first().header("X-Api-Key"), QByteArray("s3cret-key"));
+
+    const QString err = QString::fromUtf8(run.err);
+    QVERIFY2(!err.contains(QLatin1String("s3cret")), qPrintable(err));
+    const QString base = server.url(QString());
+    QVERIFY2(
+        err.contains(QStringLiteral("* GET %1/api/entries?access_token=REDACTED&page=2").arg(base)),
+        qPrintable(err));
+    QVERIFY2(err.contains(QLatin1String("> X-Api-Key: <redacted>")), qPrintable(err));
+    QVERIFY2(err.contains(QLatin1String("> X-Auth-Token: <redacted>")), qPrintable(err));
+    QVERIFY2(err.contains(QLatin1String("> Idempotency-Key: k-1")), qPrintable(err));
+    QVERIFY2(
+        err.contains(QStringLiteral("* redirected to %1/next?token=REDACTED&page=3").arg(base)),
+        qPrintable(err));
+    QVERIFY2(err.contains(QLatin1String("< X-Session-Token: <redacted>")), qPrintable(err));
+    QVERIFY2(err.contains(QLatin1String("< X-Served-By: canned")), qPrintable(err));
+}
+
+void tst_Fetch::saysWhileItWaitsForTheServer()
+{
+    const quint16 port = unusedPort();
+    QVERIFY(port != 0);
+    const QString server = QStringLiteral("127.0.0.1:%1").arg(port);
+
+    QProcess process;
+    process.setProcessEnvironment(fetchEnvironment());
+    QByteArray err;
+    connect(&process, &QProcess::readyReadStandardError, &process,
+            [&] { err += process.readAllStandardError(); });
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start(fetchProgram,
+                  { QStringLiteral("--initial-delay"), QStringLiteral("5"),
+                    QStringLiteral("--deadline"), QStringLiteral("20000"),
+                    QStringLiteral("http://%1/").arg(server) });
+    QVERIFY(process.waitForStarted(10000));
+
+    // Refused, so the manager waits for the server (probing it) instead of trying again;
+    // the user hears so, not just the retry line before the wait.
+    const QString waiting = QStringLiteral("waiting for %1 to answer").arg(server);
+    QTRY_VERIFY2_WITH_TIMEOUT(err.contains(waiting.toUtf8()), err.constData(), 10000);
+    QVERIFY(finished.isEmpty());
+
+    CannedServer back({ { 200, "back", {} } });
+    QVERIFY(back.start(port));
+    QVERIFY(!finished.isEmpty() || finished.wait(10000));
+    err += process.readAllStandardError();
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(process.exitCode() == 0, err.constData());
+    QCOMPARE(process.readAllStandardOutput(), QByteArray("back"));
+
+    const QStringList lines = QString::fromUtf8(err).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const qsizetype waitLine = lines.indexOf(waiting);
+    QVERIFY2(waitLine > 0 && lines.at(waitLine - 1).startsWith(QLatin1String("retry 2 in ")),
+             err.constData());
+    static const QRegularExpression again(QStringLiteral("^%1 answers again, attempt (\\d+)$")
+                                              .arg(QRegularExpression::escape(server)));
+    QVERIFY2(waitLine + 1 < lines.size() && again.match(lines.at(waitLine + 1)).hasMatch(),
+             err.constData());
+    QVERIFY(again.match(lines.at(waitLine + 1)).captured(1).toInt() >= 2);
+}
+
+void tst_Fetch::simulatedOffline_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("retries");
+    QTest::addColumn<bool>("waits");
+
+    // As --help says: it waits without attempts until the deadline...
+    QTest::newRow("waits until the deadline")
+        << QStringList { QStringLiteral("--deadline"), QStringLiteral("300") } << 28 << 0 << true;
+    // ...or, allowed only so many attempts, each fails at once as a connectivity fault.
+    QTest::newRow("attempts fail at once")
+        << QStringList { QStringLiteral("--max-attempts"), QStringLiteral("3"),
+                         QStringLiteral("--initial-delay"), QStringLiteral("5") }
+        << 7 << 2 << false;
+}
+
+void tst_Fetch::simulatedOffline()
+{
+    QFETCH(QStringList, options);
+    QFETCH(int, exitCode);
+    QFETCH(int, retries);
+    QFETCH(bool, waits);
+
+    CannedServer server({ { 200, "never sent", {} } });
+    QVERIFY(server.start());
+    const FetchRun run =
+        runFetch(QStringList { QStringLiteral("--simulate-offline") } << options << server.url());
+    VERIFY_RUN(run);
+    QCOMPARE(run.exitCode, exitCode);
+    QCOMPARE(run.retryLines().size(), retries);
+    QCOMPARE(run.errLines().contains(
+                 QStringLiteral("waiting: the network is offline (simulated), nothing is sent")),
+             waits);
+    QTest::qWait(50); // let any late connection show before counting
+    QCOMPARE(server.connections(), 0);
+
+    const FetchRun help = runFetch({ QStringLiteral("--help") });
+    VERIFY_RUN(help);
+    const QString text = QString::fromUtf8(help.out).simplified();
+    QVERIFY2(text.contains(QLatin1String("waits for the network without making attempts, so it "
+                                         "ends only at --deadline")),
+             qPrintable(text));
+    QVERIFY(!text.contains(QLatin1String("every attempt fails at once")));
+}
+
+void tst_Fetch::saysWhileItWaitsBehindTheBreaker()
+{
+    // In-process: with its defaults a single request never trips the breaker (ten calls in
+    // the window), so the test sets a streak rule of two.
+    CannedServer server({ { 503, "busy", {} }, { 503, "busy", {} }, { 200, "fine", {} } });
+    QVERIFY(server.start());
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+
+    FetchOptions options;
+    options.url = QUrl(server.url(QStringLiteral("/api/entries.json")));
+    options.outputFile = dir.filePath(QStringLiteral("out"));
+    options.policy.initialDelayMs = 5;
+    options.policy.maxDelayMs = 10;
+    options.policy.deadlineMs = 10000;
+    Fetcher fetcher(options);
+    KeepTrying::CircuitBreaker::Settings settings;
+    settings.consecutiveFailures = 2;
+    settings.breakDurationMs = 300;
+    fetcher.manager()->circuitBreaker()->setSettings(settings);
+    QStringList lines;
+    fetcher.setLineHandler([&lines](const QString &line) { lines.append(line); });
+    QSignalSpy finished(&fetcher, &Fetcher::finished);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("open for 300 ms")));
+    QVERIFY(fetcher.start());
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().first().toInt(), 0);
+    QCOMPARE(server.requests().size(), 3);
+
+    const QString origin = server.url(QString()).mid(int(qstrlen("http://")));
+    static const QRegularExpression waiting(
+        QStringLiteral("^waiting: the circuit breaker of %1 is open after repeated failures; a "
+                       "request may go through in \\d+ ms$")
+            .arg(QRegularExpression::escape(origin)));
+    const qsizetype waitLine = lines.indexOf(waiting);
+    QVERIFY2(waitLine >= 0, qPrintable(lines.join(QLatin1Char('\n'))));
+    QCOMPARE(lines.value(waitLine + 1),
+             QStringLiteral("the circuit breaker of %1 lets attempt 3 through").arg(origin));
+    // Backoffs are not mistaken for the breaker: two retries, one breaker wait.
+    QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^retry \\d in "))).size(), 2);
+    QCOMPARE(lines.filter(QLatin1String("circuit breaker")).size(), 2);
 }
 
 void tst_Fetch::outputFile()

@@ -17,6 +17,7 @@ private Q_SLOTS:
     void offlineThenBackOnline();
     void badFaultSpec_data();
     void badFaultSpec();
+    void passwordFromEnvironment();
 
 private:
     struct Run
@@ -26,7 +27,9 @@ private:
         QStringList out;
         QString err;
     };
-    Run runReader(const QStringList &arguments, int timeoutMs = 15000);
+    // environment: "NAME=value" entries added to the reader's environment.
+    Run runReader(const QStringList &arguments, int timeoutMs = 15000,
+                  const QStringList &environment = {});
     static void checkScreenshot(const QString &file);
 
     QTemporaryDir m_dir;
@@ -38,12 +41,16 @@ void tst_Reader::initTestCase()
     QVERIFY2(QFileInfo::exists(QStringLiteral(KEEPTRYING_READER_PATH)), KEEPTRYING_READER_PATH);
 }
 
-tst_Reader::Run tst_Reader::runReader(const QStringList &arguments, int timeoutMs)
+tst_Reader::Run tst_Reader::runReader(const QStringList &arguments, int timeoutMs,
+                                      const QStringList &environment)
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("KEEPTRYING_SIMULATE_OFFLINE"), QStringLiteral("0"));
+    env.remove(QStringLiteral("KEEPTRYING_PASSWORD"));
+    for (const QString &entry : environment)
+        env.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(KEEPTRYING_READER_PATH), arguments);
     Run run;
@@ -85,6 +92,18 @@ void tst_Reader::loadsLibrary()
              qPrintable(loadedLines.constFirst()));
     QVERIFY(run.out.contains(QStringLiteral("screenshot: ") + shot));
     QVERIFY(!run.out.contains(QStringLiteral("banner shown")));
+    // QA scripts find the built-in server (and its admin API) from the first lines.
+    QVERIFY(run.out.size() >= 2);
+    QVERIFY2(QRegularExpression(QStringLiteral("^demo server: http://127\\.0\\.0\\.1:\\d+$"))
+                 .match(run.out.at(0))
+                 .hasMatch(),
+             qPrintable(run.out.join(QLatin1Char('|'))));
+    QVERIFY2(QRegularExpression(QStringLiteral("^demo server admin: http://127\\.0\\.0\\.1:\\d+$"))
+                 .match(run.out.at(1))
+                 .hasMatch(),
+             qPrintable(run.out.join(QLatin1Char('|'))));
+    QVERIFY(run.out.at(0).section(QLatin1Char(':'), -1) !=
+            run.out.at(1).section(QLatin1Char(':'), -1));
     checkScreenshot(shot);
 }
 
@@ -174,6 +193,41 @@ void tst_Reader::badFaultSpec()
     QCOMPARE(run.exitCode, 2);
     QVERIFY(!run.err.trimmed().isEmpty());
     QVERIFY(run.out.filter(QStringLiteral("loaded")).isEmpty());
+}
+
+void tst_Reader::passwordFromEnvironment()
+{
+    // A server of its own, as --server would name a real wallabag.
+    QProcess server;
+    server.start(QStringLiteral(KEEPTRYING_DEMO_SERVER_EXECUTABLE),
+                 { QStringLiteral("--port"), QStringLiteral("0") });
+    QVERIFY(server.waitForStarted(5000));
+    QVERIFY(server.waitForReadyRead(10000));
+    const QString firstLine = QString::fromUtf8(server.readLine()).trimmed();
+    QVERIFY2(firstLine.startsWith(QLatin1String("listening on http://127.0.0.1:")),
+             qPrintable(firstLine));
+    const QString url = firstLine.mid(int(qstrlen("listening on ")));
+
+    // Not --password: that would show in every user's process list.
+    const QString shot = m_dir.filePath(QStringLiteral("password.png"));
+    const Run run =
+        runReader({ QStringLiteral("--server"), url, QStringLiteral("--client-id"),
+                    QStringLiteral("keeptrying-demo"), QStringLiteral("--client-secret"),
+                    QStringLiteral("keeptrying-demo-secret"), QStringLiteral("--username"),
+                    QStringLiteral("demo"), QStringLiteral("--screenshot"), shot,
+                    QStringLiteral("--quit-after"), QStringLiteral("12000") },
+                  15000, { QStringLiteral("KEEPTRYING_PASSWORD=demo") });
+    server.kill();
+    server.waitForFinished(5000);
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    QCOMPARE(run.out.filter(QRegularExpression(QStringLiteral("^loaded \\d+ articles$"))).size(),
+             1);
+    QVERIFY(run.out.filter(QStringLiteral("demo server")).isEmpty()); // not the built-in one
+
+    const Run help = runReader({ QStringLiteral("--help") });
+    const QString text = help.out.join(QLatin1Char(' ')).simplified();
+    QVERIFY2(text.contains(QLatin1String("Visible to other users")), qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String("KEEPTRYING_PASSWORD")), qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(tst_Reader)

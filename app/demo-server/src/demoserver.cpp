@@ -35,7 +35,7 @@ constexpr qsizetype maxRecordedRequests = 1000;
 constexpr int defaultPerPage = 30;
 constexpr int tokenLifetimeSeconds = 3600;
 constexpr int maxServiceTimeMs = 600000; // as the latency fault
-const char wallabagVersion[] = "\"2.6.9\"";
+const char wallabagVersion[] = "2.6.9";
 
 const QRegularExpression &tokenPath()
 {
@@ -57,6 +57,18 @@ const QRegularExpression &versionPath()
     static const QRegularExpression re(QStringLiteral("^/api/version(?:\\.json)?$"));
     return re;
 }
+const QRegularExpression &infoPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/info(?:\\.json)?$"));
+    return re;
+}
+// wallabag's access rules (app/config/security.yml) let these through without a token;
+// like theirs, the rule is a path prefix.
+const QRegularExpression &anonymousApiPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/(?:version|info)"));
+    return re;
+}
 const QRegularExpression &imagePath()
 {
     static const QRegularExpression re(QStringLiteral("^/images/([A-Za-z0-9_-][A-Za-z0-9._-]*)$"));
@@ -75,9 +87,18 @@ QString routeKey(const QByteArray &method, const QString &path)
         pattern = QStringLiteral("/api/entries/{id}.json");
     else if (versionPath().match(path).hasMatch())
         pattern = QStringLiteral("/api/version");
+    else if (infoPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/info");
     else if (imagePath().match(path).hasMatch())
         pattern = QStringLiteral("/images/{name}");
     return QString::fromLatin1(method) + QLatin1Char(' ') + pattern;
+}
+
+// The admin API answers loopback clients only, so it listens on loopback whatever the API
+// listens on.
+QHostAddress adminAddressFor(const QHostAddress &address)
+{
+    return address.isLoopback() ? address : QHostAddress(QHostAddress::LocalHost);
 }
 
 QString baseUrlFor(const QHostAddress &address, quint16 port)
@@ -217,10 +238,8 @@ DemoServerPrivate::DemoServerPrivate(DemoServer *q)
 {
 }
 
-void DemoServerPrivate::onRequest(const QHttpServerRequest &request,
-                                  QHttpServerResponder &&responder)
+HttpRequest DemoServerPrivate::copyOf(const QHttpServerRequest &request)
 {
-    Q_Q(DemoServer);
     HttpRequest copy;
     copy.method =
         QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(int(request.method()));
@@ -231,16 +250,27 @@ void DemoServerPrivate::onRequest(const QHttpServerRequest &request,
     copy.headers = request.headers();
     copy.body = request.body();
     copy.remoteAddress = request.remoteAddress();
+    return copy;
+}
+
+void DemoServerPrivate::onAdminRequest(const QHttpServerRequest &request,
+                                       QHttpServerResponder &&responder)
+{
+    const HttpRequest copy = copyOf(request);
+    int downMs = -1;
+    write(responder, handleAdmin(copy, &downMs), copy.method == "HEAD");
+    // Only the API's listener goes down; this one keeps answering.
+    if (downMs >= 0)
+        goDown(downMs);
+}
+
+void DemoServerPrivate::onRequest(const QHttpServerRequest &request,
+                                  QHttpServerResponder &&responder)
+{
+    Q_Q(DemoServer);
+    const HttpRequest copy = copyOf(request);
     QTcpSocket *socket = responder.socket();
 
-    if (copy.path == QLatin1String("/_admin") || copy.path.startsWith(QLatin1String("/_admin/"))) {
-        int downMs = -1;
-        write(responder, handleAdmin(copy, &downMs), copy.method == "HEAD");
-        // Going down closes this connection too, but only after the answer has been sent.
-        if (downMs >= 0)
-            goDown(downMs);
-        return;
-    }
     if (down) {
         // A request on a connection opened before the server went down.
         socket->abort();
@@ -377,7 +407,12 @@ HttpResponse DemoServerPrivate::process(const HttpRequest &request)
         return route(request);
 
     const QByteArray authorization = request.header("authorization").trimmed();
-    if (authorization.left(7).compare("bearer ", Qt::CaseInsensitive) != 0) {
+    const bool bearer = authorization.left(7).compare("bearer ", Qt::CaseInsensitive) == 0;
+    // Without a token these pass; a token that is sent is checked all the same, as
+    // FOSOAuthServerBundle does behind wallabag's anonymous paths.
+    if (!bearer && anonymousApiPath().match(request.path).hasMatch())
+        return route(request);
+    if (!bearer) {
         HttpResponse response = HttpResponse::oauthError(
             401, QStringLiteral("access_denied"), QStringLiteral("OAuth2 authentication required"));
         response.headers.append(
@@ -460,8 +495,24 @@ HttpResponse DemoServerPrivate::route(const HttpRequest &request)
             return notAllowed("GET");
         HttpResponse response;
         response.contentType = "application/json";
-        response.body = wallabagVersion;
+        response.body = '"' + QByteArray(wallabagVersion) + '"'; // a JSON string, as wallabag
         return response;
+    }
+    if (infoPath().match(request.path).hasMatch()) {
+        if (method != "GET")
+            return notAllowed("GET");
+        return HttpResponse::json(
+            QJsonObject { { QStringLiteral("appname"), QStringLiteral("wallabag") },
+                          { QStringLiteral("version"), QLatin1String(wallabagVersion) },
+                          { QStringLiteral("allowed_registration"), false } });
+    }
+    if (request.path == QLatin1String("/_admin") ||
+        request.path.startsWith(QLatin1String("/_admin/"))) {
+        // Scripts written for the admin API on this port get told where it went.
+        return HttpResponse::restError(
+            404,
+            QStringLiteral("Not Found: the admin API listens on its own port, %1")
+                .arg(baseUrlFor(adminAddress, adminPort)));
     }
     if (const QRegularExpressionMatch match = imagePath().match(request.path); match.hasMatch()) {
         if (method != "GET")
@@ -825,6 +876,14 @@ HttpResponse DemoServerPrivate::handleAdmin(const HttpRequest &request, int *dow
         *downMs = int(std::lround(seconds * 1000));
         return HttpResponse::json(QJsonObject { { QStringLiteral("down_ms"), *downMs } });
     }
+    if (request.path == QLatin1String("/_admin/up")) {
+        if (method != "POST")
+            return HttpResponse::restError(405, QStringLiteral("Method Not Allowed"));
+        upTimer->stop();
+        if (down)
+            comeUp(); // may stay down when the port was taken meanwhile; it then retries
+        return HttpResponse::json(QJsonObject { { QStringLiteral("down"), bool(down) } });
+    }
     if (request.path == QLatin1String("/_admin/stats")) {
         if (method != "GET" && method != "HEAD")
             return HttpResponse::restError(405, QStringLiteral("Method Not Allowed"));
@@ -924,6 +983,11 @@ DemoServer::DemoServer(QObject *parent)
         [d](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
             d->onRequest(request, std::move(responder));
         });
+    d->admin = new QHttpServer(this);
+    d->admin->setMissingHandler(
+        [d](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+            d->onAdminRequest(request, std::move(responder));
+        });
     d->upTimer = new QTimer(this);
     d->upTimer->setSingleShot(true);
     connect(d->upTimer, &QTimer::timeout, this, [d] { d->comeUp(); });
@@ -935,14 +999,36 @@ DemoServer::~DemoServer()
     // Close the sockets while the private part they call into still exists.
     delete d->http;
     d->http = nullptr;
+    delete d->admin;
+    d->admin = nullptr;
 }
 
-quint16 DemoServer::listen(const QHostAddress &address, quint16 port)
+quint16 DemoServer::listen(const QHostAddress &address, quint16 port, quint16 adminPort)
 {
     Q_D(DemoServer);
+    quint16 boundAdmin = 0;
+    const QHostAddress adminAddress = adminAddressFor(address);
+    {
+        QMutexLocker locker(&d->mutex);
+        boundAdmin = d->adminPort;
+    }
+    if (boundAdmin == 0) {
+        boundAdmin = d->admin->listen(adminAddress, adminPort);
+        if (boundAdmin == 0) {
+            qCWarning(lcDemoServer, "cannot listen for the admin API on %s port %u",
+                      qPrintable(adminAddress.toString()), unsigned(adminPort));
+            return 0;
+        }
+        QMutexLocker locker(&d->mutex);
+        d->adminAddress = adminAddress;
+        d->adminPort = boundAdmin;
+    }
     const quint16 bound = d->http->listen(address, port);
-    if (bound == 0)
+    if (bound == 0) {
+        qCWarning(lcDemoServer, "cannot listen on %s port %u", qPrintable(address.toString()),
+                  unsigned(port));
         return 0;
+    }
     QMutexLocker locker(&d->mutex);
     if (d->port == 0) {
         d->address = address;
@@ -956,6 +1042,13 @@ QUrl DemoServer::baseUrl() const
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
     return QUrl(baseUrlFor(d->address, d->port));
+}
+
+QUrl DemoServer::adminUrl() const
+{
+    Q_D(const DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return QUrl(baseUrlFor(d->adminAddress, d->adminPort));
 }
 
 bool DemoServer::addFault(const QString &spec, QString *errorMessage)
@@ -1029,6 +1122,18 @@ void DemoServer::goDown(int milliseconds)
         return;
     }
     d->goDown(milliseconds);
+}
+
+void DemoServer::comeUp()
+{
+    Q_D(DemoServer);
+    if (QThread::currentThread() != thread()) {
+        QMetaObject::invokeMethod(this, [this] { comeUp(); });
+        return;
+    }
+    d->upTimer->stop();
+    if (d->down)
+        d->comeUp();
 }
 
 bool DemoServer::isDown() const

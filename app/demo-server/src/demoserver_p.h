@@ -69,7 +69,9 @@ class DemoServerPrivate
 public:
     explicit DemoServerPrivate(DemoServer *q);
 
+    static HttpRequest copyOf(const QHttpServerRequest &request);
     void onRequest(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void onAdminRequest(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void respond(const HttpRequest &request, const std::optional<FaultSpec> &fault,
                  QHttpServerResponder &responder, QTcpSocket *socket);
     static void write(QHttpServerResponder &responder, const HttpResponse &response, bool head,
@@ -94,7 +96,8 @@ public:
     void comeUp();
 
     DemoServer *q_ptr;
-    QHttpServer *http = nullptr;
+    QHttpServer *http = nullptr; //!< the wallabag API: the listener an outage closes
+    QHttpServer *admin = nullptr; //!< the admin API, on a port of its own: it stays up
     QTimer *upTimer = nullptr;
     std::atomic<bool> down { false };
     struct Endpoint
@@ -108,6 +111,8 @@ public:
     mutable QMutex mutex; // guards everything below
     QHostAddress address;
     quint16 port = 0;
+    QHostAddress adminAddress;
+    quint16 adminPort = 0;
     ArticleStore store;
     QList<FaultSpec> faults;
     QRandomGenerator random;

@@ -1,6 +1,8 @@
 #ifndef KEEPTRYING_LOGGING_P_H
 #define KEEPTRYING_LOGGING_P_H
 
+#include <KeepTrying/redaction.h>
+
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QUrl>
 
@@ -10,11 +12,11 @@ Q_DECLARE_LOGGING_CATEGORY(lcNetwork)
 Q_DECLARE_LOGGING_CATEGORY(lcReachability)
 Q_DECLARE_LOGGING_CATEGORY(lcBreaker)
 
-// URLs go into logs without user info or query: both may carry credentials or tokens.
+// URLs go into logs without user info or fragment, and with the values of credential query
+// parameters replaced (redaction.h holds the rule, shared with keeptrying-fetch).
 inline QString loggableUrl(const QUrl &url)
 {
-    return url.adjusted(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::RemoveFragment)
-        .toDisplayString();
+    return redactedUrl(url.adjusted(QUrl::RemoveUserInfo | QUrl::RemoveFragment)).toDisplayString();
 }
 
 } // namespace KeepTrying

@@ -37,10 +37,23 @@ class DemoServerPrivate;
     Endpoints: \c{POST /oauth/v2/token} (password and refresh_token grants),
     \c{GET /api/entries.json} (page, perPage, archive, starred, sort, order, tags, since),
     \c{GET|PATCH|DELETE /api/entries/{id}.json}, \c{POST /api/entries.json},
-    \c{GET /api/version}, \c{GET /images/{name}} (preview pictures, with Range support), and
-    the loopback-only admin endpoints under \c{/_admin/} (faults, down, stats), which are
-    never counted, recorded or faulted. Every \c{/api/} endpoint needs
-    \c{Authorization: Bearer <access_token>}.
+    \c{GET /api/version}, \c{GET /api/info}, \c{GET /images/{name}} (preview pictures, with
+    Range support).
+
+    As in wallabag (its app/config/security.yml), \c{/api/version} and \c{/api/info} answer
+    without a token, and every other \c{/api/} endpoint needs
+    \c{Authorization: Bearer <access_token>}: without one, 401 \c{access_denied}; a token that
+    is not valid, 401 \c{invalid_grant} (also on the two anonymous paths). Token endpoint
+    errors are FOSOAuthServerBundle's (RFC 6749 §5.2): 400 with
+    \c{{"error": "invalid_grant"|"invalid_client"|"invalid_request"|"unsupported_grant_type",
+    "error_description": "..."}}.
+
+    \section Admin API
+    The admin endpoints listen on a port of their own on loopback (adminUrl()), so that they
+    keep answering while the API is down, and answer loopback clients only. They are never
+    counted, recorded or faulted: \c{GET|POST|DELETE /_admin/faults},
+    \c{POST /_admin/down?seconds=S} (goDown()), \c{POST /_admin/up} (comeUp()),
+    \c{GET /_admin/stats} (stats()), \c{POST /_admin/stats/reset} (resetStats()).
 
     Writes under \c{/api/} honour the \c{Idempotency-Key} request header
     (draft-ietf-httpapi-idempotency-key-header): a repeat with the same key gets the first
@@ -77,8 +90,9 @@ class DemoServerPrivate;
     \section Threads
     The server lives in the thread that created it (or the one it was moved to), which
     needs an event loop; the reader runs it on a worker QThread. Call listen() in that
-    thread. addFault(), clearFaults(), faults(), setSeed(), goDown(), isDown(), stats(),
-    totalRequests(), resetStats(), articleCount(), recordedRequests() and baseUrl() may be
+    thread. addFault(), clearFaults(), faults(), setSeed(), goDown(), comeUp(), isDown(),
+    stats(), totalRequests(), resetStats(), articleCount(), recordedRequests(), baseUrl() and
+    adminUrl() may be
     called from any thread, as may setMaxConcurrent(), maxConcurrent(), setServiceTime() and
     serviceTime().
 */
@@ -93,13 +107,19 @@ public:
     ~DemoServer() override;
 
     /*!
-        Listens on \a address and \a port (0: any free port). Returns the bound port, or 0
-        when it could not listen (the reason is logged in \c keeptrying.demoserver).
+        Listens for the API on \a address and \a port, and for the admin API on \a adminPort
+        of \a address when it is a loopback address, else of 127.0.0.1 (0: any free port).
+        Returns the API's bound port, or 0 when it could not listen (the reason is logged in
+        \c keeptrying.demoserver). The admin API listens once, at the first call.
     */
-    quint16 listen(const QHostAddress &address = QHostAddress::LocalHost, quint16 port = 0);
+    quint16 listen(const QHostAddress &address = QHostAddress::LocalHost, quint16 port = 0,
+                   quint16 adminPort = 0);
 
     /*! \c{http://127.0.0.1:PORT} (or the listening address), empty before listen(). */
     QUrl baseUrl() const;
+    /*! The admin API's \c{http://127.0.0.1:PORT}, empty before listen(). It stays
+        reachable while the server is down. */
+    QUrl adminUrl() const;
 
     /*!
         Activates the fault \a spec (see the class comment), after those already active.
@@ -138,6 +158,13 @@ public:
         server's thread: isDown() and downChanged() follow a moment later.
     */
     void goDown(int milliseconds);
+    /*!
+        Ends a goDown() now instead of when its time is over: listens again on the same
+        address and port (should that port be taken meanwhile, it keeps trying every
+        100 ms and isDown() stays true until it can). Does nothing while up. Called from
+        another thread, it is queued as goDown() is.
+    */
+    void comeUp();
     bool isDown() const;
 
     /*!
