@@ -10,6 +10,7 @@ packages=(
     libqt6sql6-sqlite qt6-l10n-tools
     libgl-dev fonts-dejavu-core
     iproute2 util-linux
+    libnghttp2-dev valgrind   # the HTTP/2 test server; the memcheck pass of make test
 )
 
 missing=()

@@ -786,16 +786,13 @@ void RetryingReplyPrivate::onReadyRead()
         onMetaDataChanged();
     if (!current)
         return;
-    if (mode == Mode::Holding) {
+    if (mode == Mode::Holding || mode == Mode::Redirecting) {
         // Drained as it comes, so that a small read buffer size cannot stall the attempt,
-        // and kept only up to a bound: it is probably retried, and then nobody reads it.
+        // and kept only up to a bound: it is probably retried (or redirected), and then
+        // nobody reads it.
         const qint64 room = std::max<qint64>(0, policy.maxHeldBodyBytes) - heldBody.size();
         if (room > 0)
             heldBody += current->read(room);
-        current->skip(current->bytesAvailable());
-        return;
-    }
-    if (mode == Mode::Redirecting) {
         current->skip(current->bytesAvailable());
         return;
     }

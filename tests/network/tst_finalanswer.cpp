@@ -1,0 +1,162 @@
+// What a request ends with when its retries stop: the last real answer, whole when it was
+// streamed, bounded when it was held; at the deadline, not before it.
+
+#include <KeepTrying/circuitbreaker.h>
+#include <KeepTrying/retrybudget.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include "testhelpers.h"
+#include "testserver.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+
+#include <memory>
+
+using namespace KeepTrying;
+using namespace KeepTrying::Test;
+
+class tst_FinalAnswer : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void heldErrorBodiesAreBounded();
+    void lastErrorBodyIsWhole();
+    void deadlineIsNotEarly_data();
+    void deadlineIsNotEarly();
+    void breakerOpenEndsWithLastAnswer_data();
+    void breakerOpenEndsWithLastAnswer();
+};
+
+// A 503 that will be retried keeps at most maxHeldBodyBytes of its body; if the deadline
+// then makes it the answer, that is what the caller gets of it.
+void tst_FinalAnswer::heldErrorBodiesAreBounded()
+{
+    const QByteArray big(512 * 1024, 'e');
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [&](const TestServer::Request &, int) { return TestServer::respond(503, big); });
+    RetryingNetworkAccessManager manager;
+    switchOffBreakerAndBudget(manager);
+    RetryPolicy policy = fastPolicy();
+    policy.maxHeldBodyBytes = 1000;
+    policy.initialDelayMs = 60;
+    policy.maxDelayMs = 60;
+    policy.deadlineMs = 100; // the second 503 is held, then the deadline makes it the answer
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    const QByteArray body = waitForBody(reply.get());
+    QVERIFY(server.requestCount() >= 1);
+    QCOMPARE(reply->error(), QNetworkReply::ServiceUnavailableError);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 503);
+    QCOMPARE(body, big.left(1000));
+}
+
+// The response a request ends with is streamed whole, however large.
+void tst_FinalAnswer::lastErrorBodyIsWhole()
+{
+    const QByteArray big(512 * 1024, 'e');
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [&](const TestServer::Request &, int) { return TestServer::respond(503, big); });
+    RetryingNetworkAccessManager manager;
+    switchOffBreakerAndBudget(manager);
+    RetryPolicy policy = fastPolicy();
+    policy.maxHeldBodyBytes = 1000;
+    policy.maxAttempts = 3;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    const QByteArray body = waitForBody(reply.get());
+    QCOMPARE(server.requestCount(), 3);
+    QCOMPARE(reply->error(), QNetworkReply::ServiceUnavailableError);
+    QCOMPARE(body.size(), big.size());
+}
+
+void tst_FinalAnswer::deadlineIsNotEarly_data()
+{
+    QTest::addColumn<qint64>("deadlineMs");
+    QTest::addRow("300 ms") << qint64(300);
+    QTest::addRow("700 ms") << qint64(700);
+}
+
+// A server that never answers: the request ends at its deadline, not 5 % before it, as a
+// coarse timer would let it.
+void tst_FinalAnswer::deadlineIsNotEarly()
+{
+    QFETCH(qint64, deadlineMs);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::stall(); });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.deadlineMs = deadlineMs;
+    manager.setRetryPolicy(policy);
+    QElapsedTimer clock;
+    clock.start();
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(finished.wait(int(deadlineMs) + 5000));
+    QVERIFY2(clock.elapsed() >= deadlineMs, qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(reply->error(), QNetworkReply::TimeoutError);
+}
+
+// Every answer is a 503, so the breaker opens after its tenth call. A request that may wait
+// (a deadline) waits behind the half-open probe and ends at its deadline with the last 503;
+// one that may not ends with the last 503 at once, naming the breaker. Never a made-up
+// answer without a status.
+void tst_FinalAnswer::breakerOpenEndsWithLastAnswer_data()
+{
+    QTest::addColumn<qint64>("deadlineMs");
+    QTest::addRow("with a deadline: waits, then the last 503") << qint64(1500);
+    QTest::addRow("without: the last 503, naming the breaker") << qint64(0);
+}
+
+void tst_FinalAnswer::breakerOpenEndsWithLastAnswer()
+{
+    QFETCH(qint64, deadlineMs);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return TestServer::respond(503, "busy " + QByteArray::number(index));
+    });
+    RetryingNetworkAccessManager manager;
+    RetryBudget::Settings budget;
+    budget.enabled = false; // the breaker alone
+    manager.retryBudget()->setSettings(budget);
+    CircuitBreaker::Settings breaker;
+    breaker.breakDurationMs = 400;
+    manager.circuitBreaker()->setSettings(breaker);
+    RetryPolicy policy = fastPolicy();
+    policy.initialDelayMs = 1;
+    policy.maxDelayMs = 1;
+    policy.maxAttempts = 20;
+    policy.waitForConnectivity = false;
+    policy.deadlineMs = deadlineMs;
+    manager.setRetryPolicy(policy);
+
+    QElapsedTimer clock;
+    clock.start();
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy gaveUp(qobject_cast<RetryingReply *>(reply.get()), &RetryingReply::gaveUp);
+    const QByteArray body = waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::ServiceUnavailableError);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 503);
+    QCOMPARE(body, "busy " + QByteArray::number(server.requestCount() - 1));
+    QCOMPARE(gaveUp.size(), 1);
+    if (deadlineMs > 0) {
+        QVERIFY(clock.elapsed() >= deadlineMs);
+        QCOMPARE(gaveUp.at(0).at(0).toString(), QStringLiteral("deadline"));
+        QVERIFY(server.requestCount() > 10); // half-open probes went through meanwhile
+    } else {
+        QCOMPARE(gaveUp.at(0).at(0).toString(), QStringLiteral("circuit breaker open"));
+        QCOMPARE(server.requestCount(), 10);
+    }
+}
+
+QTEST_GUILESS_MAIN(tst_FinalAnswer)
+#include "tst_finalanswer.moc"

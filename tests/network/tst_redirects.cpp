@@ -1,0 +1,287 @@
+// Redirects, followed by the reply itself: a retry goes to the hop that failed, with the
+// method and body that hop was sent, and credentials never reach another origin.
+
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include "testhelpers.h"
+#include "testserver.h"
+
+#include <QtCore/QHash>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+
+#include <memory>
+
+using namespace KeepTrying;
+using namespace KeepTrying::Test;
+
+namespace {
+
+// "METHOD /path body" of every request a server saw, in order.
+QByteArrayList seen(const TestServer &server)
+{
+    QByteArrayList lines;
+    const auto requests = server.requests();
+    for (const auto &r : requests)
+        lines << r.method + ' ' + r.target + (r.body.isEmpty() ? QByteArray() : ' ' + r.body);
+    return lines;
+}
+
+} // namespace
+
+class tst_Redirects : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void retryGoesToTheHopThatFailed_data();
+    void retryGoesToTheHopThatFailed();
+    void credentialsStayWithTheirOrigin_data();
+    void credentialsStayWithTheirOrigin();
+    void redirectPolicies_data();
+    void redirectPolicies();
+    void tooManyRedirects();
+    void userVerifiedRedirectWaitsForApproval();
+};
+
+void tst_Redirects::retryGoesToTheHopThatFailed_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<bool>("withKey");
+    // path -> "STATUS [Location]" for each hop; a 503 answers once, then 200 echoes the body.
+    QTest::addColumn<QByteArrayList>("chain");
+    QTest::addColumn<QByteArrayList>("expected");
+    QTest::addColumn<int>("error");
+
+    QTest::addRow("GET 301, 302, then 503 once")
+        << QByteArray("GET") << false << QByteArrayList { "/a 301 /b", "/b 302 /c", "/c 503" }
+        << QByteArrayList { "GET /a", "GET /b", "GET /c", "GET /c" } << int(QNetworkReply::NoError);
+    QTest::addRow("POST, 303: the retry is a GET")
+        << QByteArray("POST") << false << QByteArrayList { "/a 303 /b", "/b 503" }
+        << QByteArrayList { "POST /a data", "GET /b", "GET /b" } << int(QNetworkReply::NoError);
+    QTest::addRow("PUT, 307: the body is replayed")
+        << QByteArray("PUT") << false << QByteArrayList { "/a 307 /b", "/b 503" }
+        << QByteArrayList { "PUT /a data", "PUT /b data", "PUT /b data" }
+        << int(QNetworkReply::NoError);
+    QTest::addRow("POST with a key, 308: body and key replayed")
+        << QByteArray("POST") << true << QByteArrayList { "/a 308 /b", "/b 503" }
+        << QByteArrayList { "POST /a data", "POST /b data", "POST /b data" }
+        << int(QNetworkReply::NoError);
+    QTest::addRow("POST without a key, 307: never sent twice")
+        << QByteArray("POST") << false << QByteArrayList { "/a 307 /b", "/b 503" }
+        << QByteArrayList { "POST /a data", "POST /b data" }
+        << int(QNetworkReply::ServiceUnavailableError);
+}
+
+void tst_Redirects::retryGoesToTheHopThatFailed()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(bool, withKey);
+    QFETCH(QByteArrayList, chain);
+    QFETCH(QByteArrayList, expected);
+    QFETCH(int, error);
+
+    QHash<QByteArray, QList<QByteArray>> hops; // path -> status, location
+    for (const QByteArray &hop : std::as_const(chain)) {
+        const QList<QByteArray> parts = hop.split(' ');
+        hops.insert(parts.at(0), parts.mid(1));
+    }
+    TestServer server;
+    QVERIFY(server.listen());
+    QHash<QByteArray, int> served;
+    server.setHandler([&](const TestServer::Request &request, int) {
+        const QList<QByteArray> hop = hops.value(request.target);
+        const int status = hop.value(0).toInt();
+        if (status == 503 && served[request.target]++ == 0)
+            return TestServer::respond(503, "busy", { { "Retry-After", "0" } });
+        if (hop.size() > 1)
+            return TestServer::respond(status, "moved", { { "Location", hop.at(1) } });
+        return TestServer::respond(200, "done " + request.body);
+    });
+
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QNetworkRequest request(server.url(QStringLiteral("/a")));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("text/plain"));
+    if (withKey)
+        request.setRawHeader("Idempotency-Key", "key-1");
+    std::unique_ptr<QNetworkReply> reply(method == "GET"
+                                             ? manager.get(request)
+                                             : manager.sendCustomRequest(request, method, "data"));
+    QSignalSpy redirected(reply.get(), &QNetworkReply::redirected);
+    const QByteArray body = waitForBody(reply.get());
+
+    QCOMPARE(seen(server), expected);
+    QCOMPARE(int(reply->error()), error);
+    QCOMPARE(redirected.size(), chain.size() - 1);
+    const auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QCOMPARE(retrying->attemptCount(), expected.size()); // one count for the whole request
+    const QString lastPath = QString::fromLatin1(server.requests().last().target);
+    QCOMPARE(reply->url().path(), lastPath);
+    if (withKey) {
+        const auto requests = server.requests();
+        for (const auto &r : requests)
+            QCOMPARE(r.header("Idempotency-Key"), QByteArray("key-1"));
+    }
+    if (error == QNetworkReply::NoError)
+        QVERIFY(body.startsWith("done"));
+}
+
+// Authorization, Proxy-Authorization and Cookie set by the caller go to the same origin
+// only, unless the request says otherwise.
+void tst_Redirects::credentialsStayWithTheirOrigin_data()
+{
+    QTest::addColumn<bool>("crossOrigin");
+    QTest::addColumn<bool>("keep");
+    QTest::addColumn<bool>("expectCredentials");
+    QTest::addRow("same origin: kept") << false << false << true;
+    QTest::addRow("another port: removed") << true << false << false;
+    QTest::addRow("another port, caller opts out: kept") << true << true << true;
+}
+
+void tst_Redirects::credentialsStayWithTheirOrigin()
+{
+    QFETCH(bool, crossOrigin);
+    QFETCH(bool, keep);
+    QFETCH(bool, expectCredentials);
+
+    TestServer other;
+    QVERIFY(other.listen());
+    other.setHandler(
+        [](const TestServer::Request &, int) { return TestServer::respond(200, "b"); });
+    TestServer first;
+    QVERIFY(first.listen());
+    const QByteArray target =
+        crossOrigin ? other.url(QStringLiteral("/final")).toEncoded() : QByteArray("/final");
+    first.setHandler([&](const TestServer::Request &request, int) {
+        if (request.target == "/final")
+            return TestServer::respond(200, "a");
+        return TestServer::respond(302, QByteArray(), { { "Location", target } });
+    });
+
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QNetworkRequest request(first.url(QStringLiteral("/start")));
+    request.setRawHeader("Authorization", "Bearer secret-token");
+    request.setRawHeader("Proxy-Authorization", "Basic cHJveHk6c2VjcmV0");
+    request.setRawHeader("Cookie", "session=secret");
+    request.setRawHeader("X-Other", "kept");
+    if (keep) {
+        request.setAttribute(QNetworkRequest::Attribute(
+                                 RetryingNetworkAccessManager::KeepCredentialsOnRedirectAttribute),
+                             true);
+    }
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    const QByteArray body = waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(body, QByteArray(crossOrigin ? "b" : "a"));
+
+    const TestServer &landing = crossOrigin ? other : first;
+    const TestServer::Request last = landing.requests().last();
+    QCOMPARE(last.target, QByteArray("/final"));
+    QCOMPARE(last.header("X-Other"), QByteArray("kept"));
+    QCOMPARE(last.header("Authorization").isEmpty(), !expectCredentials);
+    QCOMPARE(last.header("Proxy-Authorization").isEmpty(), !expectCredentials);
+    QCOMPARE(last.header("Cookie").isEmpty(), !expectCredentials);
+    // The first hop always had them.
+    QCOMPARE(first.requests().first().header("Authorization"), QByteArray("Bearer secret-token"));
+}
+
+void tst_Redirects::redirectPolicies_data()
+{
+    QTest::addColumn<int>("policy");
+    QTest::addColumn<bool>("crossOrigin");
+    QTest::addColumn<int>("error");
+    QTest::addColumn<int>("status");
+    QTest::addRow("manual: the redirect is the answer")
+        << int(QNetworkRequest::ManualRedirectPolicy) << false << int(QNetworkReply::NoError)
+        << 302;
+    QTest::addRow("same origin, followed") << int(QNetworkRequest::SameOriginRedirectPolicy)
+                                           << false << int(QNetworkReply::NoError) << 200;
+    QTest::addRow("same origin, refused elsewhere")
+        << int(QNetworkRequest::SameOriginRedirectPolicy) << true
+        << int(QNetworkReply::InsecureRedirectError) << 302;
+    QTest::addRow("no less safe, followed elsewhere")
+        << int(QNetworkRequest::NoLessSafeRedirectPolicy) << true << int(QNetworkReply::NoError)
+        << 200;
+}
+
+void tst_Redirects::redirectPolicies()
+{
+    QFETCH(int, policy);
+    QFETCH(bool, crossOrigin);
+    QFETCH(int, error);
+    QFETCH(int, status);
+
+    TestServer other;
+    QVERIFY(other.listen());
+    TestServer first;
+    QVERIFY(first.listen());
+    const QByteArray target =
+        crossOrigin ? other.url(QStringLiteral("/final")).toEncoded() : QByteArray("/final");
+    first.setHandler([&](const TestServer::Request &request, int) {
+        if (request.target == "/final")
+            return TestServer::respond(200, "a");
+        return TestServer::respond(302, "moved", { { "Location", target } });
+    });
+    RetryingNetworkAccessManager manager;
+    QNetworkRequest request(first.url(QStringLiteral("/start")));
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, policy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    const QByteArray body = waitForBody(reply.get());
+    QCOMPARE(int(reply->error()), error);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), status);
+    if (status == 302) {
+        QCOMPARE(reply->rawHeader("Location"), target);
+        QCOMPARE(body, QByteArray("moved"));
+        QCOMPARE(other.requestCount(), 0);
+    }
+}
+
+void tst_Redirects::tooManyRedirects()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &request, int) {
+        const int n = request.target.mid(1).toInt();
+        return TestServer::respond(301, QByteArray(),
+                                   { { "Location", '/' + QByteArray::number(n + 1) } });
+    });
+    RetryingNetworkAccessManager manager;
+    QNetworkRequest request(server.url(QStringLiteral("/0")));
+    request.setMaximumRedirectsAllowed(2);
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::TooManyRedirectsError);
+    QCOMPARE(server.requestCount(), 3); // the first request and two redirects
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 301);
+}
+
+void tst_Redirects::userVerifiedRedirectWaitsForApproval()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &request, int) {
+        if (request.target == "/final")
+            return TestServer::respond(200, "approved");
+        return TestServer::respond(302, QByteArray(), { { "Location", "/final" } });
+    });
+    RetryingNetworkAccessManager manager;
+    QNetworkRequest request(server.url(QStringLiteral("/start")));
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::UserVerifiedRedirectPolicy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    QSignalSpy redirected(reply.get(), &QNetworkReply::redirected);
+    QVERIFY(redirected.wait(5000));
+    QCOMPARE(redirected.at(0).at(0).toUrl(), server.url(QStringLiteral("/final")));
+    QTest::qWait(50);
+    QCOMPARE(server.requestCount(), 1); // nothing goes before the caller approves
+    QVERIFY(!reply->isFinished());
+    Q_EMIT reply->redirectAllowed();
+    QCOMPARE(waitForBody(reply.get()), QByteArray("approved"));
+    QCOMPARE(server.requestCount(), 2);
+}
+
+QTEST_GUILESS_MAIN(tst_Redirects)
+#include "tst_redirects.moc"
