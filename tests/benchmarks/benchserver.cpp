@@ -1,6 +1,8 @@
 #include "benchserver.h"
 
 #include <QtCore/QFile>
+#include <QtCore/QHash>
+#include <QtCore/QUrlQuery>
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
 
@@ -43,6 +45,19 @@ private:
                                 "Content-Length: " +
                                 QByteArray::number(m_remaining) + "\r\n\r\n");
                 feed();
+            } else if (target.startsWith("/flaky?")) {
+                // /flaky?bytes=N&fails=K&key=X: the first K requests for X answer 503 with
+                // an N-byte body, the next a small 200.
+                const QUrlQuery query(QString::fromLatin1(target.mid(7)));
+                const QString key = query.queryItemValue(QStringLiteral("key"));
+                if (s_served[key]++ < query.queryItemValue(QStringLiteral("fails")).toInt()) {
+                    m_remaining = query.queryItemValue(QStringLiteral("bytes")).toLongLong();
+                    m_socket->write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: " +
+                                    QByteArray::number(m_remaining) + "\r\n\r\n");
+                    feed();
+                } else {
+                    m_socket->write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+                }
             } else {
                 static const QByteArray small(64, 's');
                 m_socket->write(
@@ -63,6 +78,7 @@ private:
             onReadyRead();
     }
 
+    static inline QHash<QString, int> s_served; // the server's thread only
     QTcpSocket *m_socket;
     QByteArray m_pending;
     QByteArray m_chunk;

@@ -9,7 +9,9 @@ namespace KeepTrying::Bench {
 /*!
     A loopback HTTP/1.1 server on its own thread, as cheap as it can be so that the client
     is what gets measured: keep-alive, fixed answers. "/small" answers 64 bytes;
-    "/stream?bytes=N" streams N bytes without holding them in memory.
+    "/stream?bytes=N" streams N bytes without holding them in memory;
+    "/flaky?bytes=N&fails=K&key=X" answers the first K requests for X with a 503 of N bytes
+    (streamed), then a small 200.
 */
 class BenchServer
 {

@@ -174,7 +174,9 @@ RetryingReply::~RetryingReply()
             continue;
         QObject::disconnect(attempt, nullptr, this, nullptr);
         QObject::disconnect(this, nullptr, attempt, nullptr);
-        attempt->setParent(d->manager.data());
+        // Not a child of ours, nor of the manager: either may be going right now, and
+        // deleting it with them would be deleting it on that stack again.
+        attempt->setParent(nullptr);
         if (!attempt->isFinished())
             attempt->abort();
         attempt->deleteLater();
@@ -624,6 +626,9 @@ void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
         abortingCurrent = true;
         reply->abort();
     }
+    // It may be emitting right now; deleting this reply (its parent) from a slot further
+    // down must not delete it on that stack.
+    reply->setParent(nullptr);
     reply->deleteLater();
     reply = nullptr;
 }

@@ -42,7 +42,16 @@ struct RetryStatistics
     RetryPolicy says to stop. The returned reply is a RetryingReply.
 
     Everything else stays the manager's: cookie jar, cache, proxy, redirect policy, HSTS and
-    authentication apply to every attempt.
+    authentication apply to every attempt. Redirects are followed by the reply rather than
+    by Qt, with the same policy and limit, so that a retry goes to the hop that failed;
+    credentials set by the caller do not follow a redirect to another origin (see
+    KeepCredentialsOnRedirectAttribute).
+
+    @note A request whose method is not idempotent (POST, PATCH, custom verbs; RFC 9110
+    §9.2.2) and that carries no Idempotency-Key reaches the server at most once. Its body
+    goes to Qt as a device that cannot be rewound, with a Content-Length, because Qt would
+    otherwise send it again by itself when the connection closes before a response. A
+    sequential body of unknown length (no Content-Length header) keeps Qt's own behaviour.
 
     Per request, set RetryPolicyAttribute to a RetryPolicy (RetryPolicy::never() for no
     retries). The environment variable KEEPTRYING_SIMULATE_OFFLINE=1 starts every manager in

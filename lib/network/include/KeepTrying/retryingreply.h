@@ -21,7 +21,32 @@ class RetryingReplyPrivate;
     body resumes with Range/If-Range, RFC 9110 §14, or fails).
 
     abort(), close() or deleting the reply at any time stops everything: the current
-    attempt is cancelled and no further attempt is made.
+    attempt is cancelled and no further attempt is made. Deleting it with plain delete from
+    a slot of any of its own signals is safe.
+
+    Bytes announced with readyRead() to a connected slot count as handed over, read or not:
+    a later attempt resumes after them or the reply fails, keeping them. The status and
+    headers are those of the response that ended the request, or none when no response did.
+
+    Errors the reply produces itself, beyond Qt's own for the attempt that ended it:
+    - RemoteHostClosedError, "The connection closed after N of M bytes of the body": the
+      body was shorter than its Content-Length or Content-Range, and could not be resumed
+      (or the limits stopped the retries).
+    - RemoteHostClosedError, "… the server could not resume the download …": bytes were
+      handed over, and the server's answer to the Range request did not continue the same
+      body (a 200, another range, another length or ETag).
+    - RemoteHostClosedError, "… was not sent again because the server may have acted on
+      it …": a request without an Idempotency-Key that must not be sent twice lost its
+      connection before any response.
+    - TimeoutError: an attempt received nothing for RetryPolicy::attemptTimeoutMs, or the
+      deadline passed with no HTTP answer to end with (with one, the reply ends with it).
+    - ServiceUnavailableError without a status: the circuit breaker refused the first
+      attempt of a request that may not wait (no deadline, waitForConnectivity off).
+    - TemporaryNetworkFailureError: simulated offline mode, for a request that does not
+      wait for connectivity.
+    - TooManyRedirectsError, InsecureRedirectError, ProtocolUnknownError: a redirect
+      beyond QNetworkRequest::maximumRedirectsAllowed(), against the redirect policy, or
+      to a scheme other than http/https; the reply carries the redirect's status.
 */
 class KEEPTRYING_NETWORK_EXPORT RetryingReply : public QNetworkReply
 {
