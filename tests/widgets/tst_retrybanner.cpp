@@ -1,3 +1,4 @@
+#include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybanner.h>
 #include <KeepTrying/retrybannercontroller.h>
@@ -72,6 +73,8 @@ private Q_SLOTS:
     void bindIsOneCall();
     void controllerFollowsRetries_data();
     void controllerFollowsRetries();
+    void slowAnswerShowsBanner_data();
+    void slowAnswerShowsBanner();
     void markedModeIgnoresUnmarkedReplies();
     void trackWatchesAnyReply();
     void thresholdChangeReevaluates();
@@ -191,6 +194,65 @@ void tst_RetryBanner::controllerFollowsRetries()
         QCOMPARE(shouldShow.count(), 0);
         QCOMPARE(shown.count(), 0);
     }
+}
+
+void tst_RetryBanner::slowAnswerShowsBanner_data()
+{
+    QTest::addColumn<int>("latencyMs");
+    QTest::addColumn<int>("thresholdMs");
+    QTest::addColumn<bool>("expectShown");
+
+    QTest::newRow("slow, no retry") << 600 << 100 << true;
+    QTest::newRow("quick") << 0 << 500 << false;
+    QTest::newRow("slowish, under the threshold") << 100 << 2000 << false;
+}
+
+void tst_RetryBanner::slowAnswerShowsBanner()
+{
+    // A server that takes its time but never fails: the user waits all the same, so the
+    // banner shows once the threshold has passed, and leaves the moment the answer is in.
+    QFETCH(int, latencyMs);
+    QFETCH(int, thresholdMs);
+    QFETCH(bool, expectShown);
+
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    if (latencyMs > 0)
+        QVERIFY(server.addFault(QStringLiteral("route=/images/*,latency=%1").arg(latencyMs)));
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setThresholdMs(thresholdMs);
+    QSignalSpy situation(controller, &RetryBannerController::situationChanged);
+    QSignalSpy shown(m_banner, &RetryBanner::showAnimationFinished);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(
+        server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png"))))));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QVERIFY(retrying);
+    // Read the state at the moment the answer arrives, before anything else runs.
+    bool shownAtFinish = true;
+    RetryBannerController::Situation situationAtFinish = RetryBannerController::Slow;
+    connect(reply.get(), &QNetworkReply::finished, this, [&] {
+        shownAtFinish = m_banner->isVisible();
+        situationAtFinish = controller->situation();
+    });
+    if (expectShown) {
+        QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Slow, 5000);
+        QVERIFY(m_banner->isVisible());
+        QVERIFY(!m_banner->isOffline());
+        QCOMPARE(m_banner->currentText(), RetryBanner::defaultText());
+        QVERIFY(!reply->isFinished());
+        QCOMPARE(retrying->attemptCount(), 1); // not a retry: just slow
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(retrying->attemptCount(), 1);
+    // Hidden by the time finished() reaches anyone after the controller.
+    QVERIFY(!shownAtFinish);
+    QCOMPARE(situationAtFinish, RetryBannerController::Hidden);
+    QCOMPARE(shown.count(), expectShown ? 1 : 0);
+    QCOMPARE(situation.count(), expectShown ? 2 : 0);
+    QVERIFY(m_banner->isHidden());
 }
 
 void tst_RetryBanner::markedModeIgnoresUnmarkedReplies()

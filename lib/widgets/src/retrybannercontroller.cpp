@@ -52,21 +52,13 @@ RetryBannerControllerPrivate::Entry *RetryBannerControllerPrivate::entryFor(QNet
     entry.connections << QObject::connect(reply, &QObject::destroyed, q,
                                           [this, reply] { forget(reply); });
     if (auto *retrying = qobject_cast<RetryingReply *>(reply)) {
-        entry.connections << QObject::connect(retrying, &RetryingReply::retryScheduled, q,
-                                              [this, reply] { markRetrying(reply); });
-        entry.connections << QObject::connect(retrying, &RetryingReply::attemptStarted, q,
-                                              [this, reply](int attempt) {
-                                                  if (attempt > 1)
-                                                      markRetrying(reply);
-                                              });
         entry.connections << QObject::connect(
             retrying, &RetryingReply::waitingForConnectivityChanged, q,
             [this, reply](bool waiting) { setWaitingForConnectivity(reply, waiting); });
-        entry.retrying = retrying->attemptCount() > 1 || retrying->isWaitingToRetry();
         if (retrying->isWaitingForConnectivity())
             entry.waitingSince.start();
     }
-    qCDebug(lcWidgets) << "watching" << reply << "retrying" << entry.retrying;
+    qCDebug(lcWidgets) << "watching" << reply;
     Q_EMIT q->trackedCountChanged(int(entries.size()));
     return &entry;
 }
@@ -80,16 +72,6 @@ void RetryBannerControllerPrivate::armThreshold(Entry &entry)
     } else {
         entry.overThreshold = false;
         entry.thresholdTimer->start(int(remaining));
-    }
-}
-
-void RetryBannerControllerPrivate::markRetrying(QNetworkReply *reply)
-{
-    if (Entry *entry = entryFor(reply, false)) {
-        if (!entry->retrying) {
-            entry->retrying = true;
-            update();
-        }
     }
 }
 
@@ -170,7 +152,8 @@ void RetryBannerControllerPrivate::update()
             nextOfflineCheck =
                 nextOfflineCheck < 0 ? remaining : std::min(nextOfflineCheck, remaining);
         }
-        if (entry.retrying && entry.overThreshold)
+        // Retried, waiting or just slow to answer: the user has waited too long either way.
+        if (entry.overThreshold)
             slow = true;
     }
     if (!offline && nextOfflineCheck >= 0)
@@ -234,12 +217,10 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
     }
 
     d->managerConnections << connect(manager, &RetryingNetworkAccessManager::attemptStarted, this,
-                                     [d](QNetworkReply *reply, int attempt) {
+                                     [d](QNetworkReply *reply) {
                                          if (!d->wantsReply(reply) && !d->entryFor(reply, false))
                                              return;
                                          d->entryFor(reply, true);
-                                         if (attempt > 1)
-                                             d->markRetrying(reply);
                                          d->update(); // a new entry may change the situation
                                      });
     d->managerConnections << connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
@@ -247,7 +228,6 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
                                          if (!d->wantsReply(reply) && !d->entryFor(reply, false))
                                              return;
                                          d->entryFor(reply, true);
-                                         d->markRetrying(reply);
                                          d->update();
                                      });
     // finished() follows gaveUp(); nothing to do here but be sure the reply is let go.

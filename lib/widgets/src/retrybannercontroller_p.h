@@ -24,7 +24,6 @@ public:
         QElapsedTimer running; // since the reply was first seen
         QTimer *thresholdTimer = nullptr; // fires once when running reaches the threshold
         QElapsedTimer waitingSince; // valid while waiting for connectivity
-        bool retrying = false;
         bool overThreshold = false;
         QList<QMetaObject::Connection> connections;
     };
@@ -34,7 +33,6 @@ public:
     bool wantsReply(QNetworkReply *reply) const;
     Entry *entryFor(QNetworkReply *reply, bool create);
     void armThreshold(Entry &entry);
-    void markRetrying(QNetworkReply *reply);
     void setWaitingForConnectivity(QNetworkReply *reply, bool waiting);
     bool networkOffline() const;
     void followReachability();

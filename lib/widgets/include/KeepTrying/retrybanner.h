@@ -28,11 +28,11 @@ class RetryBannerPrivate;
     for errors that retrying cannot fix (a wrong password, a 404): show those as errors.
 
     Bind it with one call, bind(): the banner then shows itself while a request of the
-    manager has been retried for longer than a second, switches to its offline message
-    (offline true) while such a request waits for connectivity, and hides once they have
-    finished. The decision is made by a RetryBannerController (its situation property),
-    which can also be made separately (to set its thresholds or tracking mode, or to share
-    it between windows) and handed to setController().
+    manager has taken longer than a second (retried, waiting or simply slow), switches
+    to its offline message (offline true) while such a request waits for connectivity,
+    and hides once they have finished. The decision is made by a RetryBannerController
+    (its situation property), which can also be made separately (to set its thresholds
+    or tracking mode, or to share it between windows) and handed to setController().
 
     Showing and hiding slide the banner open and closed in a fraction of a second; set
     animated to false for tests and screenshots. Switching between the slow and the
@@ -75,10 +75,12 @@ public:
     static QString defaultOfflineText();
 
     /*! Shows the banner whenever \a manager has a request that the user is waiting for
-        retried for over a second or waiting for connectivity (then with the offline
-        message), and hides it when those requests have finished. Makes a
-        RetryBannerController owned by the banner (or reuses the one a previous bind()
-        made) and returns it, so that its threshold or tracking mode can be changed. */
+        unfinished after a second (retried, waiting or simply slow; see
+        RetryBannerController::thresholdMs) or waiting for connectivity (then with the
+        offline message), and hides it the moment those requests have finished (the close
+        animation takes about 200 ms). Makes a RetryBannerController owned by the banner
+        (or reuses the one a previous bind() made) and returns it, so that its threshold
+        or tracking mode can be changed. */
     RetryBannerController *bind(RetryingNetworkAccessManager *manager);
 
     /*! Follows \a controller's situation from now on, showing or hiding the banner at

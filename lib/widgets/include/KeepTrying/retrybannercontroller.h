@@ -30,13 +30,18 @@ class RetryBannerControllerPrivate;
         delay keeps a server that answers its first probe from flashing the message).
         Also Offline, at once, while the network is Offline and any watched request is
         unfinished, whether or not it waits.
-    \li Slow, otherwise, while a watched request is being retried (a retry was scheduled,
-        or its attempt count is above 1) \e and has been running for longer than
-        thresholdMs (1000 ms by default). Quick retries that succeed within the threshold
-        never show anything, so the banner does not flicker on a single lost packet.
+    \li Slow, otherwise, while a watched request has been unfinished for longer than
+        thresholdMs (1000 ms by default), whatever keeps it: a retry, a wait (for its
+        backoff, the circuit breaker or the retry budget) or a server that is simply slow
+        to answer. Requests that finish within the threshold never show anything, so the
+        banner does not flicker on a quick retry; once a request finishes, it counts no
+        more, at once (no grace period).
     \li Hidden, once no request gives a reason to show anything: every such request has
         finished (with success or not), or stopped waiting and is not slow.
     \endlist
+    Every watched request counts until it finishes, also while its body arrives: exclude
+    transfers the user watches progress of (large downloads, event streams) with
+    UserWaitingAttribute set to false, or use TrackMarkedReplies.
     shouldShow is true whenever situation is not Hidden.
 
     Bind it to a manager with one call, setManager(); RetryBanner::bind() does that for
@@ -68,7 +73,7 @@ public:
     /*! What the banner should say. */
     enum Situation {
         Hidden, //!< Nothing to show.
-        Slow, //!< A request is being retried and taking long: "taking longer than usual".
+        Slow, //!< A request has taken longer than thresholdMs: "taking longer than usual".
         Offline //!< A request waits for the network to come back: "You're offline".
     };
     Q_ENUM(Situation)
@@ -111,9 +116,12 @@ public:
     /*! What should be shown now; see the class description for the rules. */
     Situation situation() const;
 
-    /*! How long a retried request must have been running before the banner shows, in
-        milliseconds (default 1000; negative values count as 0). Changing it re-evaluates
-        the requests already watched. */
+    /*! How long a watched request must have been running (retried, waiting or simply
+        slow) before situation turns Slow, in milliseconds from when the controller first
+        saw it: its first attempt or wait for connectivity, or track() (a request queued in
+        the manager's concurrency window is seen when its attempt starts). Default 1000;
+        negative values count as 0. Changing it re-evaluates the requests already
+        watched. */
     int thresholdMs() const;
     void setThresholdMs(int thresholdMs);
 
