@@ -23,13 +23,17 @@ class RetryBannerControllerPrivate;
 
     The controller watches the requests a user is waiting for and sets situation to one of:
     \list
-    \li Offline, while a watched request waits for connectivity (RetryingReply::
-        isWaitingForConnectivity(): the network or its server cannot be reached, so no
-        attempt is made) and either the manager's Reachability says the network is Offline
-        or the request has waited for offlineThresholdMs (300 ms by default; the short
-        delay keeps a server that answers its first probe from flashing the message).
-        Also Offline, at once, while the network is Offline and any watched request is
-        unfinished, whether or not it waits.
+    \li Offline, while the network itself is known to be down and a watched request is
+        unfinished: the manager's Reachability state is Offline (a platform backend says
+        so, or simulated offline mode), or a watched request's last attempt failed with
+        QNetworkReply::TemporaryNetworkFailureError (Qt found no network). Shown at once.
+    \li Unreachable, otherwise, while a watched request has waited for connectivity
+        (RetryingReply::isWaitingForConnectivity(): its server cannot be reached, so no
+        attempt is made) for offlineThresholdMs (300 ms by default; the short delay keeps
+        a server that answers its first probe from flashing the message). The network is
+        not known to be down, so this is not "offline": unreachableServer and
+        unreachableReason say which server and what went wrong (a refused connection
+        means the server's machine answered, so the network works).
     \li Slow, otherwise, while a watched request has been unfinished for longer than
         thresholdMs (1000 ms by default), whatever keeps it: a retry, a wait (for its
         backoff, the circuit breaker or the retry budget) or a server that is simply slow
@@ -68,15 +72,32 @@ class KEEPTRYING_WIDGETS_EXPORT RetryBannerController : public QObject
     Q_PROPERTY(TrackingMode trackingMode READ trackingMode WRITE setTrackingMode NOTIFY
                    trackingModeChanged)
     Q_PROPERTY(int trackedCount READ trackedCount NOTIFY trackedCountChanged)
+    Q_PROPERTY(QString unreachableServer READ unreachableServer NOTIFY unreachableServerChanged)
+    Q_PROPERTY(
+        UnreachableReason unreachableReason READ unreachableReason NOTIFY unreachableServerChanged)
 
 public:
     /*! What the banner should say. */
     enum Situation {
         Hidden, //!< Nothing to show.
         Slow, //!< A request has taken longer than thresholdMs: "taking longer than usual".
-        Offline //!< A request waits for the network to come back: "You're offline".
+        Offline, //!< The network is down; a request waits for it: "You're offline".
+        Unreachable //!< A request waits for its server, which cannot be reached although
+        //!< the network is not known to be down: "The server … isn't answering".
     };
     Q_ENUM(Situation)
+
+    /*! Why the server of an Unreachable request cannot be reached, as far as the last
+        failed attempt to it tells. */
+    enum UnreachableReason {
+        CannotConnect, //!< No answer (timed out, reset, no route), or nothing known yet:
+        //!< the network or the server may be at fault.
+        ConnectionRefused, //!< The server's machine refused the connection: the network
+        //!< works, but nothing answers at that address and port (the server is down).
+        HostNotFound //!< The server's name could not be found (DNS): a wrong address, or a
+        //!< name server that cannot be reached.
+    };
+    Q_ENUM(UnreachableReason)
 
     /*! Which replies of the manager the controller watches. */
     enum TrackingMode {
@@ -140,6 +161,16 @@ public:
     /*! The number of watched replies waiting for connectivity now. */
     int waitingForConnectivityCount() const;
 
+    /*! While situation is Unreachable: the server that cannot be reached, as a user would
+        write it ("wallabag.example.org", "127.0.0.1:8080": the host, and the port when the
+        URL names one). Otherwise empty. Of several unreachable servers, the one waited for
+        longest. */
+    QString unreachableServer() const;
+    /*! While situation is Unreachable: why unreachableServer() cannot be reached (learnt
+        from the reason of RetryingNetworkAccessManager::retryScheduled() for any reply to
+        it). Otherwise CannotConnect. */
+    UnreachableReason unreachableReason() const;
+
 Q_SIGNALS:
     /*! shouldShow changed; emitted once per change, never twice with the same value. */
     void shouldShowChanged(bool shouldShow);
@@ -150,6 +181,9 @@ Q_SIGNALS:
     void thresholdMsChanged(int thresholdMs);
     void trackingModeChanged(KeepTrying::RetryBannerController::TrackingMode mode);
     void trackedCountChanged(int count);
+    /*! unreachableServer or unreachableReason changed; emitted before situationChanged()
+        when that changes too, so a slot of situationChanged() reads the new values. */
+    void unreachableServerChanged();
 
 private:
     Q_DECLARE_PRIVATE(RetryBannerController)
