@@ -1,6 +1,7 @@
 #include "wallabagclient.h"
 
 #include <KeepTrying/retrybannercontroller.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -52,8 +53,19 @@ QNetworkRequest WallabagClient::userRequest(const QUrl &url) const
     request.setRawHeader("Accept", "application/json");
     if (!m_accessToken.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + m_accessToken);
-    // The user is waiting for this one: the retry banner watches it.
+    // The user is waiting for this one: the retry banner watches it, and the manager keeps
+    // trying it (at the manager's pace, capped, behind its breaker and budget) until it
+    // succeeds, meets a permanent error, or is aborted because the user moved on. Giving up
+    // after a few server faults would leave the user with nothing to do but wait for
+    // nothing: the reader has no retry button, and must not need one.
     KeepTrying::RetryBannerController::markUserWaiting(request);
+    if (auto *retrying = qobject_cast<KeepTrying::RetryingNetworkAccessManager *>(m_manager)) {
+        KeepTrying::RetryPolicy policy = retrying->retryPolicy();
+        policy.maxAttempts = UserWaitingMaxAttempts;
+        request.setAttribute(QNetworkRequest::Attribute(
+                                 KeepTrying::RetryingNetworkAccessManager::RetryPolicyAttribute),
+                             QVariant::fromValue(policy));
+    }
     return request;
 }
 

@@ -18,10 +18,13 @@ QT_END_NAMESPACE
 
 /*
     The part of the wallabag v2 REST API the reader uses: the OAuth password grant,
-    the paged entry list and single entries. It knows nothing about retries: it is
-    handed a RetryingNetworkAccessManager and lets it do that work, like any other
-    QNetworkAccessManager client would. The requests the user waits for are marked so
-    that the retry banner watches them and not the thumbnails.
+    the paged entry list and single entries. It does no retrying itself: it is handed a
+    RetryingNetworkAccessManager and lets it do that work, like any other
+    QNetworkAccessManager client would. The requests the user waits for (sign-in, the
+    list, the article shown) are marked so that the retry banner watches them and not the
+    thumbnails, and carry the manager's policy with no limit on server faults: they end
+    when they succeed, meet a permanent error, or the user moves on (loadEntry() for
+    another article aborts the previous one).
 */
 class WallabagClient : public QObject
 {
@@ -80,6 +83,10 @@ private:
     QByteArray m_refreshToken;
     QList<Article> m_pending;
     QList<QPointer<QNetworkReply>> m_replies;
+    QPointer<QNetworkReply> m_entryReply; // the article the user looks at
+    // Server-fault attempts for a request the user waits for: in practice, no limit (at one
+    // attempt per maximum backoff, years).
+    static constexpr int UserWaitingMaxAttempts = 10000000;
     int m_perPage = 50;
     bool m_loading = false;
     bool m_retriedAfterUnauthorized = false;

@@ -1,8 +1,13 @@
+#include <KeepTrying/Demo/demoserver.h>
+
+#include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
 #include <QtTest/QTest>
+
+using KeepTrying::Demo::DemoServer;
 
 // Runs the reader as a user would, on the offscreen platform, and reads what it prints.
 class tst_Reader : public QObject
@@ -15,6 +20,7 @@ private Q_SLOTS:
     void bannerShowsThenHides();
     void offlineBanner();
     void offlineThenBackOnline();
+    void keepsTryingThroughServerFaults();
     void badFaultSpec_data();
     void badFaultSpec();
 
@@ -27,6 +33,11 @@ private:
         QString err;
     };
     Run runReader(const QStringList &arguments, int timeoutMs = 15000);
+    // Starts the reader against \a server (a DemoServer of the test's own, served by this
+    // thread's event loop while the reader runs).
+    void startReader(QProcess &process, const QUrl &server, const QStringList &arguments,
+                     const QString &password = DemoServer::demoPassword());
+    static Run collect(QProcess &process);
     static void checkScreenshot(const QString &file);
 
     QTemporaryDir m_dir;
@@ -50,6 +61,37 @@ tst_Reader::Run tst_Reader::runReader(const QStringList &arguments, int timeoutM
     if (!process.waitForStarted(5000))
         return run;
     if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(2000);
+    }
+    run.exitCode = process.exitCode();
+    run.exitStatus = process.exitStatus();
+    run.out = QString::fromLocal8Bit(process.readAllStandardOutput())
+                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    run.err = QString::fromLocal8Bit(process.readAllStandardError());
+    return run;
+}
+
+void tst_Reader::startReader(QProcess &process, const QUrl &server, const QStringList &arguments,
+                             const QString &password)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("KEEPTRYING_SIMULATE_OFFLINE"), QStringLiteral("0"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(KEEPTRYING_READER_PATH),
+                  QStringList { QStringLiteral("--server"), server.toString(),
+                                QStringLiteral("--client-id"), DemoServer::demoClientId(),
+                                QStringLiteral("--client-secret"), DemoServer::demoClientSecret(),
+                                QStringLiteral("--username"), DemoServer::demoUsername(),
+                                QStringLiteral("--password"), password } +
+                      arguments);
+}
+
+tst_Reader::Run tst_Reader::collect(QProcess &process)
+{
+    Run run;
+    if (process.state() != QProcess::NotRunning) {
         process.kill();
         process.waitForFinished(2000);
     }
@@ -149,6 +191,42 @@ void tst_Reader::offlineThenBackOnline()
              qPrintable(run.out.join(QLatin1Char('|'))));
     // Nothing was reported as a failure: the request waited, then went out.
     QVERIFY2(!run.err.contains(QStringLiteral("keeptrying-reader:")), qPrintable(run.err));
+    checkScreenshot(shot);
+}
+
+void tst_Reader::keepsTryingThroughServerFaults()
+{
+    // The list request meets 503 after 503 (each with Retry-After: 1, so the test is quick):
+    // the reader keeps trying well past the five attempts of a default policy, and once the
+    // server is healthy the list loads without anyone doing anything.
+    DemoServer server;
+    QVERIFY(server.listen() != 0);
+    QVERIFY(server.addFault(QStringLiteral("route=/api/entries*,status=503,retry-after=1")));
+    const auto listRequests = [&server] {
+        return server.stats()
+            .value(QLatin1String("requests_per_route"))
+            .toObject()
+            .value(QLatin1String("GET /api/entries.json"))
+            .toInt();
+    };
+    const QString shot = m_dir.filePath(QStringLiteral("storm.png"));
+    QProcess reader;
+    startReader(reader, server.baseUrl(),
+                { QStringLiteral("--screenshot"), shot, QStringLiteral("--screenshot-when"),
+                  QStringLiteral("loaded"), QStringLiteral("--quit-after"),
+                  QStringLiteral("40000") });
+    QVERIFY(reader.waitForStarted(5000));
+    QTRY_VERIFY_WITH_TIMEOUT(listRequests() >= 7 || reader.state() == QProcess::NotRunning, 20000);
+    QCOMPARE(reader.state(), QProcess::Running); // neither given up nor loaded
+    server.clearFaults();
+    QTRY_COMPARE_WITH_TIMEOUT(reader.state(), QProcess::NotRunning, 15000);
+    const Run run = collect(reader);
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("banner shown")),
+             qPrintable(run.out.join(QLatin1Char('|'))));
+    QVERIFY(run.out.filter(QStringLiteral("failed:")).isEmpty());
+    QCOMPARE(run.out.filter(QRegularExpression(QStringLiteral("^loaded \\d+ articles$"))).size(),
+             1);
     checkScreenshot(shot);
 }
 
