@@ -44,6 +44,8 @@ RetryBannerControllerPrivate::Entry *RetryBannerControllerPrivate::entryFor(QNet
     // Owned by the controller; deleted later, as forget() can run inside its timeout().
     entry.thresholdTimer = new QTimer(q);
     entry.thresholdTimer->setSingleShot(true);
+    // A coarse timer may fire 5 % early: the banner would show before the threshold.
+    entry.thresholdTimer->setTimerType(Qt::PreciseTimer);
     QObject::connect(entry.thresholdTimer, &QTimer::timeout, q, [this, reply] {
         if (Entry *e = entryFor(reply, false)) {
             e->overThreshold = true;
