@@ -45,11 +45,16 @@ public:
 
     void setServer(const QUrl &server, const Credentials &credentials);
     QUrl server() const { return m_server; }
+    /*! The server as a user would write it: its host, and its port when the URL names one. */
+    QString serverName() const;
 
     /*! Signs in when needed, then fetches every page of unarchived entries (\a perPage per
-        request). entriesLoaded() or failed() follows. */
+        request). entriesLoaded() or failed() follows; failed() only for what trying again
+        cannot fix (a wrong password, a wrong address), with a message that says what the
+        user can do. */
     void loadEntries(int perPage = 50);
-    /*! Fetches one entry with its content; entryLoaded() or failed() follows. */
+    /*! Fetches one entry with its content; entryLoaded() or entryFailed() follows. Aborts
+        the entry asked for before, if it is still loading. */
     void loadEntry(int id);
     /*! GETs an image; the caller owns the reply. The access token is only sent to the
         wallabag server itself, never to the hosts of third-party images. */
@@ -63,6 +68,7 @@ Q_SIGNALS:
     void entriesLoaded(const QList<Article> &articles);
     void entryLoaded(const Article &article);
     void failed(const QString &message);
+    void entryFailed(int id, const QString &message);
     void loadingChanged(bool loading);
 
 private:
@@ -72,7 +78,9 @@ private:
     void fetchPage(int page);
     void setLoading(bool loading);
     void fail(const QString &message);
-    QString describeError(QNetworkReply *reply) const;
+    enum class Request { SignIn, List, Entry };
+    // A permanent error in words a user understands, with what they can do about it.
+    QString describeError(QNetworkReply *reply, Request what) const;
     // Tracks \a reply so that it is aborted with the client, and calls \a done when finished.
     void watch(QNetworkReply *reply, std::function<void(QNetworkReply *)> done);
 
