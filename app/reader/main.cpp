@@ -6,6 +6,7 @@
 #include "wallabagclient.h"
 
 #include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QCommandLineParser>
@@ -145,9 +146,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption whenOption(
         QStringLiteral("screenshot-when"),
         QStringLiteral("loaded (the list and first article are shown), banner (the retry "
-                       "banner is open; the run ends once it has closed) or offline (the "
+                       "banner is open; the run ends once it has closed), offline (the "
                        "offline banner is open; with --back-online-after the run ends once "
-                       "the list has loaded and the banner has closed). Default: loaded."),
+                       "the list has loaded and the banner has closed), unreachable (the "
+                       "banner says the server does not answer) or failed (the list could "
+                       "not be loaded and the window says why). Default: loaded."),
         QStringLiteral("STATE"), QStringLiteral("loaded"));
     const QCommandLineOption quitAfterOption(
         QStringLiteral("quit-after"),
@@ -174,10 +177,14 @@ int main(int argc, char *argv[])
         goal = ScreenshotDriver::Goal::Banner;
     else if (when == QLatin1String("offline"))
         goal = ScreenshotDriver::Goal::Offline;
+    else if (when == QLatin1String("unreachable"))
+        goal = ScreenshotDriver::Goal::Unreachable;
+    else if (when == QLatin1String("failed"))
+        goal = ScreenshotDriver::Goal::Failed;
     else if (when != QLatin1String("loaded"))
-        return usageError(
-            QStringLiteral("--screenshot-when must be loaded, banner or offline, not %1")
-                .arg(when));
+        return usageError(QStringLiteral("--screenshot-when must be loaded, banner, offline, "
+                                         "unreachable or failed, not %1")
+                              .arg(when));
     bool ok = false;
     int backOnlineMs = -1;
     if (parser.isSet(backOnlineOption)) {
@@ -200,16 +207,30 @@ int main(int argc, char *argv[])
     WallabagClient::Credentials credentials;
     QString serverDescription;
     if (parser.isSet(serverOption)) {
-        server = QUrl::fromUserInput(parser.value(serverOption));
-        if (!server.isValid() || server.host().isEmpty())
-            return usageError(
-                QStringLiteral("not a server URL: %1").arg(parser.value(serverOption)));
+        // Checked here, before any request: a typo must not turn into a name looked up on
+        // the network, nor into a banner that keeps trying a URL that cannot work.
+        const QString given = parser.value(serverOption);
+        server = QUrl(given, QUrl::StrictMode);
+        const QString scheme = server.scheme().toLower();
+        if (!server.isValid())
+            return usageError(QStringLiteral("--server: not a valid URL: %1 (%2)")
+                                  .arg(given, server.errorString()));
+        if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
+            return usageError(QStringLiteral("--server needs an http:// or https:// URL, e.g. "
+                                             "https://wallabag.example.org, not %1")
+                                  .arg(given));
+        if (server.host().isEmpty())
+            return usageError(QStringLiteral("--server needs a host name, e.g. "
+                                             "https://wallabag.example.org, not %1")
+                                  .arg(given));
         const QString password = parser.isSet(passwordOption)
             ? parser.value(passwordOption)
             : readPassword(parser.value(usernameOption), server);
         credentials = { parser.value(clientIdOption), parser.value(clientSecretOption),
                         parser.value(usernameOption), password };
-        serverDescription = server.host();
+        serverDescription = server.port() == -1
+            ? server.host()
+            : QStringLiteral("%1:%2").arg(server.host()).arg(server.port());
     } else {
         QString error;
         if (!builtIn.start(&error)) {
@@ -237,6 +258,14 @@ int main(int argc, char *argv[])
     // Every request of the reader goes through this one manager.
     KeepTrying::RetryingNetworkAccessManager manager;
     manager.setRetryPolicy(readerPolicy());
+    // The requests the user waits for keep trying at most readerPolicy().maxDelayMs apart,
+    // but they wait behind an open breaker, whose break doubles with every failed probe:
+    // with the default cap of 60 s the list loaded 36 s after a 2-minute 503 storm ended
+    // (6.6 s with this). A break no longer than the backoff cap keeps the breaker's
+    // one-probe-at-a-time rule and bounds that wait.
+    KeepTrying::CircuitBreaker::Settings breaker = manager.circuitBreaker()->settings();
+    breaker.maxBreakDurationMs = readerPolicy().maxDelayMs;
+    manager.circuitBreaker()->setSettings(breaker);
     if (parser.isSet(offlineOption))
         manager.setSimulatedOffline(true);
 

@@ -107,6 +107,7 @@ MainWindow::MainWindow(RetryingNetworkAccessManager *manager, WallabagClient *cl
     connect(client, &WallabagClient::entriesLoaded, this, &MainWindow::entriesLoaded);
     connect(client, &WallabagClient::entryLoaded, this, &MainWindow::entryLoaded);
     connect(client, &WallabagClient::failed, this, &MainWindow::loadFailed);
+    connect(client, &WallabagClient::entryFailed, this, &MainWindow::entryFailed);
     connect(client, &WallabagClient::pageLoaded, this, [this](int page, int pages) {
         if (page < pages)
             statusBar()->showMessage(tr("Loading your list… (page %1 of %2)").arg(page).arg(pages));
@@ -115,6 +116,7 @@ MainWindow::MainWindow(RetryingNetworkAccessManager *manager, WallabagClient *cl
     // look: a retry is routine here, not an error.
     connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
             [this](QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason) {
+                followRetryReason(reply, reason);
                 if (m_offlineShown)
                     return; // "Waiting for the network…" says it better
                 statusBar()->showMessage(tr("Still trying %1 (%2); attempt %3 in %4 s")
@@ -203,22 +205,54 @@ void MainWindow::setSimulatedOffline(bool offline)
     m_simulateOffline->setChecked(offline); // toggled() tells the manager
 }
 
+void MainWindow::followRetryReason(QNetworkReply *reply, const QString &reason)
+{
+    // The banner's own words ask the user to check their network. When the server itself
+    // answers with an error (a 503 storm), the network is fine: say that instead.
+    const QVariant waiting = reply->request().attribute(
+        QNetworkRequest::Attribute(RetryBannerController::UserWaitingAttribute));
+    if (!waiting.toBool())
+        return;
+    if (reason.startsWith(QLatin1String("HTTP "))) {
+        m_banner->setText(tr("%1 is having trouble right now (it answered %2). We'll keep "
+                             "trying and load this as soon as it is ready.")
+                              .arg(m_client->serverName(), reason.mid(5)));
+    } else {
+        m_banner->setText(RetryBanner::defaultText());
+    }
+}
+
 void MainWindow::showSituation()
 {
-    // Offline is a state to wait out, never an error: the list loads once the network is
-    // back, without the user doing anything.
-    const bool offline = m_banner->controller()->situation() == RetryBannerController::Offline;
-    if (offline == m_offlineShown)
+    // Offline, or a server that does not answer, is a state to wait out, never an error:
+    // the list loads once it is over, without the user doing anything.
+    RetryBannerController *controller = m_banner->controller();
+    const RetryBannerController::Situation situation = controller->situation();
+    if (situation == RetryBannerController::Hidden)
+        m_banner->setText(RetryBanner::defaultText()); // ready for the next slow request
+    const bool waiting = situation == RetryBannerController::Offline ||
+        situation == RetryBannerController::Unreachable;
+    const QString server = controller->unreachableServer();
+    if (waiting == m_offlineShown && (!waiting || server == m_waitingFor))
         return;
-    m_offlineShown = offline;
+    m_offlineShown = waiting;
+    m_waitingFor = server;
     const bool listEmpty = articleCount() == 0;
-    if (offline) {
-        statusBar()->showMessage(tr("Waiting for the network…"));
-        if (listEmpty)
+    if (waiting) {
+        const bool offline = situation == RetryBannerController::Offline;
+        statusBar()->showMessage(offline ? tr("Waiting for the network…")
+                                         : tr("Waiting for %1 to answer…").arg(server));
+        if (listEmpty) {
+            m_countLabel->setText(tr("Waiting…"));
             m_pane->showPlaceholder(tr("Your saved articles"),
-                                    tr("Your list loads as soon as the network is back."));
+                                    offline
+                                        ? tr("Your list loads as soon as the network is back.")
+                                        : tr("Your list loads as soon as %1 answers.").arg(server));
+        }
         return;
     }
+    if (listEmpty && m_client->isLoading())
+        m_countLabel->setText(tr("Loading…"));
     if (m_client->isLoading()) {
         statusBar()->showMessage(tr("Back online. Loading your list…"));
         if (listEmpty)
@@ -270,8 +304,22 @@ void MainWindow::entryLoaded(const Article &article)
 void MainWindow::loadFailed(const QString &message)
 {
     statusBar()->showMessage(message);
-    if (m_model->rowCount() == 0)
+    if (m_model->rowCount() == 0) {
+        // Not "Loading…": nothing is loading any more, and the pane says why.
+        m_countLabel->setText(tr("Not loaded"));
         m_pane->showPlaceholder(tr("Your list could not be loaded"), message);
+    } else {
+        updateCountLabel();
+    }
+    m_waitingForFirstArticle = false;
+    Q_EMIT libraryFailed(message);
+}
+
+void MainWindow::entryFailed(int id, const QString &message)
+{
+    statusBar()->showMessage(message);
+    if (m_pane->articleId() == id)
+        m_pane->showPlaceholder(tr("This article could not be loaded"), message);
 }
 
 void MainWindow::reportShown()

@@ -11,6 +11,7 @@ QT_BEGIN_NAMESPACE
 class QAction;
 class QLabel;
 class QListView;
+class QNetworkReply;
 QT_END_NAMESPACE
 
 namespace KeepTrying {
@@ -57,6 +58,9 @@ Q_SIGNALS:
     /*! The article list has been filled and its first article is in the reading pane
         (\a count may be 0). Emitted once per loadLibrary(). */
     void libraryShown(int count);
+    /*! The list could not be loaded, for a reason trying again cannot fix; \a message says
+        why in words, and is shown in the window. */
+    void libraryFailed(const QString &message);
 
 private:
     void buildMenus();
@@ -64,6 +68,8 @@ private:
     void currentArticleChanged(const QModelIndex &current);
     void entryLoaded(const Article &article);
     void loadFailed(const QString &message);
+    void entryFailed(int id, const QString &message);
+    void followRetryReason(QNetworkReply *reply, const QString &reason);
     void injectFault();
     void updateCountLabel();
     void reportShown();
@@ -84,7 +90,8 @@ private:
     FaultInjector m_addFault;
     std::function<void()> m_clearFaultsCall;
     bool m_waitingForFirstArticle = false;
-    bool m_offlineShown = false;
+    bool m_offlineShown = false; // offline, or waiting for a server that does not answer
+    QString m_waitingFor; // the server waited for, empty while offline
 };
 
 #endif // KEEPTRYING_READER_MAINWINDOW_H

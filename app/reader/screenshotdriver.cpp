@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 
 #include <KeepTrying/retrybanner.h>
+#include <KeepTrying/retrybannercontroller.h>
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QSaveFile>
@@ -35,6 +36,7 @@ ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, QObje
     connect(&m_backOnline, &QTimer::timeout, this, &ScreenshotDriver::goBackOnline);
 
     connect(window, &MainWindow::libraryShown, this, &ScreenshotDriver::libraryShown);
+    connect(window, &MainWindow::libraryFailed, this, &ScreenshotDriver::libraryFailed);
     connect(images, &ImageStore::pendingCountChanged, this, [this](int pending) {
         if (pending == 0 && m_listShown)
             imagesSettledOrTimedOut();
@@ -43,7 +45,7 @@ ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, QObje
             &ScreenshotDriver::bannerShown);
     connect(window->banner(), &KeepTrying::RetryBanner::hideAnimationFinished, this,
             &ScreenshotDriver::bannerHidden);
-    connect(window->banner(), &KeepTrying::RetryBanner::offlineChanged, this,
+    connect(window->banner(), &KeepTrying::RetryBanner::currentTextChanged, this,
             &ScreenshotDriver::bannerLookChanged);
 }
 
@@ -70,6 +72,13 @@ void ScreenshotDriver::libraryShown(int count)
         m_imageGrace.start();
 }
 
+void ScreenshotDriver::libraryFailed(const QString &message)
+{
+    printLine(stdout, QStringLiteral("failed: %1").arg(message));
+    if (m_goal == Goal::Failed && !m_finished)
+        finish(save() ? 0 : 1);
+}
+
 void ScreenshotDriver::imagesSettledOrTimedOut()
 {
     m_imageGrace.stop();
@@ -82,10 +91,19 @@ void ScreenshotDriver::imagesSettledOrTimedOut()
 
 void ScreenshotDriver::bannerShown()
 {
-    const bool offline = m_window->banner()->isOffline();
+    KeepTrying::RetryBanner *banner = m_window->banner();
+    const bool offline = banner->isOffline();
+    const bool unreachable = !offline && banner->controller() &&
+        banner->controller()->situation() == KeepTrying::RetryBannerController::Unreachable;
+    const QString text = banner->currentText();
+    if (text == m_bannerTextShown)
+        return; // the same message again: nothing new to report
+    m_bannerTextShown = text;
     printLine(stdout,
-              offline ? QStringLiteral("banner shown offline") : QStringLiteral("banner shown"));
-    const Goal shownGoal = offline ? Goal::Offline : Goal::Banner;
+              offline           ? QStringLiteral("banner shown offline")
+                  : unreachable ? QStringLiteral("banner shown unreachable")
+                                : QStringLiteral("banner shown"));
+    const Goal shownGoal = offline ? Goal::Offline : unreachable ? Goal::Unreachable : Goal::Banner;
     if (m_goal == shownGoal && !m_bannerSaved && !m_finished) {
         if (!save()) {
             finish(1);
@@ -116,6 +134,7 @@ void ScreenshotDriver::goBackOnline()
 
 void ScreenshotDriver::bannerHidden()
 {
+    m_bannerTextShown.clear();
     printLine(stdout, QStringLiteral("banner hidden"));
     checkDone();
 }
@@ -126,6 +145,11 @@ void ScreenshotDriver::checkDone()
         return;
     switch (m_goal) {
     case Goal::None:
+    case Goal::Failed:
+        return;
+    case Goal::Unreachable:
+        if (m_bannerSaved)
+            finish(0);
         return;
     case Goal::Loaded:
         // A banner still closing after a slow load would be caught half-way: wait for it.
@@ -176,6 +200,10 @@ void ScreenshotDriver::timedOut()
         what = QStringLiteral("the retry banner did not show");
     else if (m_goal == Goal::Offline && !m_bannerSaved)
         what = QStringLiteral("the offline banner did not show");
+    else if (m_goal == Goal::Unreachable && !m_bannerSaved)
+        what = QStringLiteral("the banner did not say that the server is unreachable");
+    else if (m_goal == Goal::Failed)
+        what = QStringLiteral("the list did not fail");
     else if (!m_loaded)
         what = QStringLiteral("the library did not load");
     else

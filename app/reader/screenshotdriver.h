@@ -10,7 +10,8 @@ class MainWindow;
 
 /*
     Reports the reader's progress on stdout for scripts and tests ("loaded N articles",
-    "banner shown", "banner shown offline", "back online", "banner hidden"), and with
+    "banner shown", "banner shown offline", "banner shown unreachable", "back online",
+    "banner hidden", "failed: MESSAGE"), and with
     --screenshot saves the window as a PNG when the requested state is reached, then ends
     the application:
 
@@ -23,6 +24,10 @@ class MainWindow;
       with setBackOnlineAfter(), go on like Banner until the list has loaded and the banner
       has closed.
 
+    - Unreachable: the banner is fully open saying which server does not answer. Exit 0
+      after saving.
+    - Failed: the list could not be loaded and the window says why. Exit 0 after saving.
+
     setBackOnlineAfter() switches simulated offline mode off that long after the offline
     banner has opened (so a screenshot of it is always taken first), as a user unticking
     Developer ▸ Simulate Offline would.
@@ -34,7 +39,7 @@ class ScreenshotDriver : public QObject
     Q_OBJECT
 
 public:
-    enum class Goal { None, Loaded, Banner, Offline };
+    enum class Goal { None, Loaded, Banner, Offline, Unreachable, Failed };
 
     ScreenshotDriver(MainWindow *window, ImageStore *images, QObject *parent = nullptr);
 
@@ -45,6 +50,7 @@ public:
 
 private:
     void libraryShown(int count);
+    void libraryFailed(const QString &message);
     void imagesSettledOrTimedOut();
     void bannerShown();
     void bannerHidden();
@@ -63,6 +69,7 @@ private:
     QTimer m_deadline;
     QTimer m_backOnline;
     int m_backOnlineMs = -1;
+    QString m_bannerTextShown; // the message last reported as shown, while open
     int m_count = -1;
     bool m_listShown = false;
     bool m_loaded = false;

@@ -1,6 +1,7 @@
 #include "wallabagclient.h"
 
 #include <KeepTrying/retrybannercontroller.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -52,8 +53,19 @@ QNetworkRequest WallabagClient::userRequest(const QUrl &url) const
     request.setRawHeader("Accept", "application/json");
     if (!m_accessToken.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + m_accessToken);
-    // The user is waiting for this one: the retry banner watches it.
+    // The user is waiting for this one: the retry banner watches it, and the manager keeps
+    // trying it (at the manager's pace, capped, behind its breaker and budget) until it
+    // succeeds, meets a permanent error, or is aborted because the user moved on. Giving up
+    // after a few server faults would leave the user with nothing to do but wait for
+    // nothing: the reader has no retry button, and must not need one.
     KeepTrying::RetryBannerController::markUserWaiting(request);
+    if (auto *retrying = qobject_cast<KeepTrying::RetryingNetworkAccessManager *>(m_manager)) {
+        KeepTrying::RetryPolicy policy = retrying->retryPolicy();
+        policy.maxAttempts = UserWaitingMaxAttempts;
+        request.setAttribute(QNetworkRequest::Attribute(
+                                 KeepTrying::RetryingNetworkAccessManager::RetryPolicyAttribute),
+                             QVariant::fromValue(policy));
+    }
     return request;
 }
 
@@ -68,16 +80,67 @@ void WallabagClient::watch(QNetworkReply *reply, std::function<void(QNetworkRepl
     });
 }
 
-QString WallabagClient::describeError(QNetworkReply *reply) const
+QString WallabagClient::serverName() const
+{
+    // As a user would write it: the host, and the port when the address names one.
+    QUrl server;
+    server.setHost(m_server.host());
+    server.setPort(m_server.port());
+    return server.authority();
+}
+
+QString WallabagClient::describeError(QNetworkReply *reply, Request what) const
 {
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status == 401 || status == 403)
-        return tr("The server did not accept the user name or password.");
-    if (status >= 400)
-        return tr("The server answered %1 %2.")
+    if (status == 0) {
+        // No answer at all, and not one the manager retries (those never end here): TLS,
+        // a scheme Qt cannot speak, a redirect loop. Qt's own words say which.
+        return tr("The connection to %1 failed: %2. Check the server address.")
+            .arg(serverName(), reply->errorString());
+    }
+    // OAuth errors (RFC 6749 §5.2) name themselves in the body, whatever the status.
+    const QString oauthError = what == Request::SignIn ? QJsonDocument::fromJson(reply->readAll())
+                                                             .object()
+                                                             .value(QLatin1String("error"))
+                                                             .toString()
+                                                       : QString();
+    if (oauthError == QLatin1String("invalid_grant"))
+        return tr("The server did not accept the user name “%1” or its password. Check "
+                  "them, then start KeepTrying Reader again with the right ones.")
+            .arg(m_credentials.username);
+    if (oauthError == QLatin1String("invalid_client") ||
+        oauthError == QLatin1String("unauthorized_client"))
+        return tr("The server did not accept the reader's client ID or secret. Check the "
+                  "API client you created in wallabag, then start KeepTrying Reader again "
+                  "with its ID and secret.");
+    if (status == 401)
+        return tr("%1 no longer accepts this sign-in, even after signing in again. Check "
+                  "the user name and password, then start KeepTrying Reader again.")
+            .arg(serverName());
+    if (status == 403)
+        return tr("%1 does not let this account read its articles through the API. Ask "
+                  "the server's administrator to allow it.")
+            .arg(serverName());
+    if (status == 404 && what == Request::Entry)
+        return tr("This article is no longer on the server: it may have been deleted. "
+                  "Choose another one from your list.");
+    if (status == 404 || status == 405)
+        return tr("%1 has no wallabag API at this address. Check the server address: it "
+                  "is the one you open wallabag at in a browser.")
+            .arg(serverName());
+    const QString reason =
+        reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString().trimmed();
+    if (status >= 500)
+        return tr("%1 failed with an error of its own (%2 %3) that trying again cannot "
+                  "fix. Tell the server's administrator.")
+            .arg(serverName())
             .arg(status)
-            .arg(reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString());
-    return reply->errorString();
+            .arg(reason);
+    return tr("%1 refused the request (%2 %3). Check the server address, or tell the "
+              "server's administrator.")
+        .arg(serverName())
+        .arg(status)
+        .arg(reason);
 }
 
 void WallabagClient::setLoading(bool loading)
@@ -123,7 +186,7 @@ void WallabagClient::signIn(std::function<void()> then)
                 signIn(then);
                 return;
             }
-            fail(describeError(reply));
+            fail(describeError(reply, Request::SignIn));
             return;
         }
         const QJsonObject token = QJsonDocument::fromJson(reply->readAll()).object();
@@ -172,10 +235,18 @@ void WallabagClient::fetchPage(int page)
             return;
         }
         if (reply->error() != QNetworkReply::NoError) {
-            fail(describeError(reply));
+            fail(describeError(reply, Request::List));
             return;
         }
-        const QJsonObject body = QJsonDocument::fromJson(reply->readAll()).object();
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(reply->readAll(), &parseError);
+        if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+            // Not an empty list: something else answers at this address.
+            fail(tr("%1 did not answer like a wallabag server. Check the server address.")
+                     .arg(serverName()));
+            return;
+        }
+        const QJsonObject body = document.object();
         const QJsonArray items = body.value(QLatin1String("_embedded"))
                                      .toObject()
                                      .value(QLatin1String("items"))
@@ -195,10 +266,19 @@ void WallabagClient::fetchPage(int page)
 
 void WallabagClient::loadEntry(int id)
 {
+    // The user moved on to another article: the previous one is not waited for any more,
+    // and a request that keeps trying must not keep trying for nobody.
+    if (m_entryReply) {
+        m_entryReply->disconnect(this);
+        m_replies.removeAll(m_entryReply);
+        m_entryReply->abort();
+        m_entryReply->deleteLater();
+    }
     const QUrl url = apiUrl(QStringLiteral("api/entries/%1.json").arg(id));
-    watch(m_manager->get(userRequest(url)), [this](QNetworkReply *reply) {
+    m_entryReply = m_manager->get(userRequest(url));
+    watch(m_entryReply, [this, id](QNetworkReply *reply) {
         if (reply->error() != QNetworkReply::NoError) {
-            Q_EMIT failed(describeError(reply));
+            Q_EMIT entryFailed(id, describeError(reply, Request::Entry));
             return;
         }
         Q_EMIT entryLoaded(

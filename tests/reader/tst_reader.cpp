@@ -1,8 +1,14 @@
+#include <KeepTrying/Demo/demoserver.h>
+
+#include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
+#include <QtNetwork/QTcpServer>
 #include <QtTest/QTest>
+
+using KeepTrying::Demo::DemoServer;
 
 // Runs the reader as a user would, on the offscreen platform, and reads what it prints.
 class tst_Reader : public QObject
@@ -15,9 +21,16 @@ private Q_SLOTS:
     void bannerShowsThenHides();
     void offlineBanner();
     void offlineThenBackOnline();
+    void keepsTryingThroughServerFaults();
+    void slowServerShowsBanner();
+    void permanentErrorInWords_data();
+    void permanentErrorInWords();
+    void refusedConnectionIsNotOffline();
     void badFaultSpec_data();
     void badFaultSpec();
     void passwordFromEnvironment();
+    void badServerUrl_data();
+    void badServerUrl();
 
 private:
     struct Run
@@ -30,6 +43,11 @@ private:
     // environment: "NAME=value" entries added to the reader's environment.
     Run runReader(const QStringList &arguments, int timeoutMs = 15000,
                   const QStringList &environment = {});
+    // Starts the reader against \a server (a DemoServer of the test's own, served by this
+    // thread's event loop while the reader runs).
+    void startReader(QProcess &process, const QUrl &server, const QStringList &arguments,
+                     const QString &password = DemoServer::demoPassword());
+    static Run collect(QProcess &process);
     static void checkScreenshot(const QString &file);
 
     QTemporaryDir m_dir;
@@ -57,6 +75,37 @@ tst_Reader::Run tst_Reader::runReader(const QStringList &arguments, int timeoutM
     if (!process.waitForStarted(5000))
         return run;
     if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(2000);
+    }
+    run.exitCode = process.exitCode();
+    run.exitStatus = process.exitStatus();
+    run.out = QString::fromLocal8Bit(process.readAllStandardOutput())
+                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    run.err = QString::fromLocal8Bit(process.readAllStandardError());
+    return run;
+}
+
+void tst_Reader::startReader(QProcess &process, const QUrl &server, const QStringList &arguments,
+                             const QString &password)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("KEEPTRYING_SIMULATE_OFFLINE"), QStringLiteral("0"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(KEEPTRYING_READER_PATH),
+                  QStringList { QStringLiteral("--server"), server.toString(),
+                                QStringLiteral("--client-id"), DemoServer::demoClientId(),
+                                QStringLiteral("--client-secret"), DemoServer::demoClientSecret(),
+                                QStringLiteral("--username"), DemoServer::demoUsername(),
+                                QStringLiteral("--password"), password } +
+                      arguments);
+}
+
+tst_Reader::Run tst_Reader::collect(QProcess &process)
+{
+    Run run;
+    if (process.state() != QProcess::NotRunning) {
         process.kill();
         process.waitForFinished(2000);
     }
@@ -171,6 +220,138 @@ void tst_Reader::offlineThenBackOnline()
     checkScreenshot(shot);
 }
 
+void tst_Reader::keepsTryingThroughServerFaults()
+{
+    // The list request meets 503 after 503 (each with Retry-After: 1, so the test is quick):
+    // the reader keeps trying well past the five attempts of a default policy, and once the
+    // server is healthy the list loads without anyone doing anything.
+    DemoServer server;
+    QVERIFY(server.listen() != 0);
+    QVERIFY(server.addFault(QStringLiteral("route=/api/entries*,status=503,retry-after=1")));
+    const auto listRequests = [&server] {
+        return server.stats()
+            .value(QLatin1String("requests_per_route"))
+            .toObject()
+            .value(QLatin1String("GET /api/entries.json"))
+            .toInt();
+    };
+    const QString shot = m_dir.filePath(QStringLiteral("storm.png"));
+    QProcess reader;
+    startReader(reader, server.baseUrl(),
+                { QStringLiteral("--screenshot"), shot, QStringLiteral("--screenshot-when"),
+                  QStringLiteral("loaded"), QStringLiteral("--quit-after"),
+                  QStringLiteral("40000") });
+    QVERIFY(reader.waitForStarted(5000));
+    QTRY_VERIFY_WITH_TIMEOUT(listRequests() >= 7 || reader.state() == QProcess::NotRunning, 20000);
+    QCOMPARE(reader.state(), QProcess::Running); // neither given up nor loaded
+    server.clearFaults();
+    QTRY_COMPARE_WITH_TIMEOUT(reader.state(), QProcess::NotRunning, 15000);
+    const Run run = collect(reader);
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("banner shown")),
+             qPrintable(run.out.join(QLatin1Char('|'))));
+    QVERIFY(run.out.filter(QStringLiteral("failed:")).isEmpty());
+    QCOMPARE(run.out.filter(QRegularExpression(QStringLiteral("^loaded \\d+ articles$"))).size(),
+             1);
+    checkScreenshot(shot);
+}
+
+void tst_Reader::slowServerShowsBanner()
+{
+    // No fault but time: the server takes 2.5 s to answer the list. The banner shows after
+    // a second although nothing is retried, and leaves once the list is in.
+    const QString shot = m_dir.filePath(QStringLiteral("slow.png"));
+    const Run run = runReader(
+        { QStringLiteral("--demo-fault"), QStringLiteral("route=/api/entries*,latency=2500"),
+          QStringLiteral("--screenshot"), shot, QStringLiteral("--screenshot-when"),
+          QStringLiteral("banner"), QStringLiteral("--quit-after"), QStringLiteral("12000") });
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    const int shown = run.out.indexOf(QStringLiteral("banner shown"));
+    const int hidden = run.out.indexOf(QStringLiteral("banner hidden"));
+    const int loaded =
+        run.out.indexOf(QRegularExpression(QStringLiteral("^loaded \\d+ articles$")));
+    QVERIFY2(shown >= 0 && hidden > shown && loaded > shown,
+             qPrintable(run.out.join(QLatin1Char('|'))));
+    checkScreenshot(shot);
+}
+
+void tst_Reader::permanentErrorInWords_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("password");
+    QTest::addColumn<QStringList>("expectWords");
+
+    // wallabag answers a wrong password with 400 invalid_grant, not 401.
+    QTest::newRow("wrong password")
+        << QStringLiteral("/") << QStringLiteral("wrong")
+        << QStringList { QStringLiteral("user name"), QStringLiteral("password") };
+    QTest::newRow("no wallabag there")
+        << QStringLiteral("/not-wallabag/") << DemoServer::demoPassword()
+        << QStringList { QStringLiteral("no wallabag API"), QStringLiteral("server address") };
+}
+
+void tst_Reader::permanentErrorInWords()
+{
+    // What trying again cannot fix is said as such, in words, with what to do: not as a
+    // status code, and not as a retry button.
+    QFETCH(QString, path);
+    QFETCH(QString, password);
+    QFETCH(QStringList, expectWords);
+
+    DemoServer server;
+    QVERIFY(server.listen() != 0);
+    const QString shot = m_dir.filePath(QStringLiteral("failed.png"));
+    QProcess reader;
+    startReader(reader, server.baseUrl().resolved(QUrl(path)),
+                { QStringLiteral("--screenshot"), shot, QStringLiteral("--screenshot-when"),
+                  QStringLiteral("failed"), QStringLiteral("--quit-after"),
+                  QStringLiteral("10000") },
+                password);
+    QVERIFY(reader.waitForStarted(5000));
+    QTRY_COMPARE_WITH_TIMEOUT(reader.state(), QProcess::NotRunning, 15000);
+    const Run run = collect(reader);
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    const QStringList failed = run.out.filter(QRegularExpression(QStringLiteral("^failed: ")));
+    QCOMPARE(failed.size(), 1);
+    for (const QString &word : std::as_const(expectWords))
+        QVERIFY2(failed.constFirst().contains(word), qPrintable(failed.constFirst()));
+    QVERIFY2(!failed.constFirst().contains(QRegularExpression(QStringLiteral("\\b[45]\\d\\d\\b"))),
+             qPrintable(failed.constFirst()));
+    QVERIFY(!run.out.contains(QStringLiteral("banner shown")));
+    checkScreenshot(shot);
+}
+
+void tst_Reader::refusedConnectionIsNotOffline()
+{
+    // Nothing listens on the port: the network works, the server does not answer. The
+    // banner says that, naming the server, and never "You're offline".
+    quint16 port = 0;
+    {
+        QTcpServer reserve;
+        QVERIFY(reserve.listen(QHostAddress::LocalHost, 0));
+        port = reserve.serverPort();
+    }
+    QUrl server;
+    server.setScheme(QStringLiteral("http"));
+    server.setHost(QStringLiteral("127.0.0.1"));
+    server.setPort(port);
+    const QString shot = m_dir.filePath(QStringLiteral("refused.png"));
+    QProcess reader;
+    startReader(reader, server,
+                { QStringLiteral("--screenshot"), shot, QStringLiteral("--screenshot-when"),
+                  QStringLiteral("unreachable"), QStringLiteral("--quit-after"),
+                  QStringLiteral("10000") });
+    QVERIFY(reader.waitForStarted(5000));
+    QTRY_COMPARE_WITH_TIMEOUT(reader.state(), QProcess::NotRunning, 15000);
+    const Run run = collect(reader);
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.out.contains(QStringLiteral("banner shown unreachable")),
+             qPrintable(run.out.join(QLatin1Char('|'))));
+    QVERIFY(!run.out.contains(QStringLiteral("banner shown offline")));
+    QVERIFY(run.out.filter(QStringLiteral("failed:")).isEmpty());
+    checkScreenshot(shot);
+}
+
 void tst_Reader::badFaultSpec_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -228,7 +409,27 @@ void tst_Reader::passwordFromEnvironment()
     const QString text = help.out.join(QLatin1Char(' ')).simplified();
     QVERIFY2(text.contains(QLatin1String("Visible to other users")), qPrintable(text));
     QVERIFY2(text.contains(QLatin1String("KEEPTRYING_PASSWORD")), qPrintable(text));
-}
+    void tst_Reader::badServerUrl_data()
+    {
+        // Each would have been tried (or never could work); none needs a name server.
+        QTest::addColumn<QString>("server");
+        QTest::newRow("no scheme") << QStringLiteral("127.0.0.1:1");
+        QTest::newRow("ftp") << QStringLiteral("ftp://127.0.0.1/");
+        QTest::newRow("file") << QStringLiteral("file:///srv/wallabag");
+        QTest::newRow("no host") << QStringLiteral("http://");
+        QTest::newRow("bad port") << QStringLiteral("http://127.0.0.1:99999/");
+    }
 
-QTEST_GUILESS_MAIN(tst_Reader)
+    void tst_Reader::badServerUrl()
+    {
+        QFETCH(QString, server);
+        const Run run = runReader({ QStringLiteral("--server"), server,
+                                    QStringLiteral("--quit-after"), QStringLiteral("2000") });
+        QCOMPARE(run.exitStatus, QProcess::NormalExit);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("--server")), qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
+    }
+
+    QTEST_GUILESS_MAIN(tst_Reader)
 #include "tst_reader.moc"

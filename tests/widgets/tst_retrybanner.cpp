@@ -1,3 +1,4 @@
+#include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybanner.h>
 #include <KeepTrying/retrybannercontroller.h>
@@ -6,6 +7,7 @@
 
 #include <QtHttpServer/QHttpServer>
 #include <QtNetwork/QNetworkReply>
+#include <QtNetwork/QTcpServer>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWidgets/QVBoxLayout>
@@ -18,7 +20,7 @@ using namespace KeepTrying;
 class FlakyServer
 {
 public:
-    FlakyServer()
+    explicit FlakyServer(quint16 port = 0)
     {
         m_server.route(QStringLiteral("/flaky"), [this] {
             ++m_requests;
@@ -28,7 +30,7 @@ public:
                                                      : QByteArrayLiteral("try later"),
                                        QHttpServerResponder::StatusCode(status));
         });
-        m_port = m_server.listen(QHostAddress::LocalHost, 0);
+        m_port = m_server.listen(QHostAddress::LocalHost, port);
     }
 
     bool isListening() const { return m_port != 0; }
@@ -72,6 +74,8 @@ private Q_SLOTS:
     void bindIsOneCall();
     void controllerFollowsRetries_data();
     void controllerFollowsRetries();
+    void slowAnswerShowsBanner_data();
+    void slowAnswerShowsBanner();
     void markedModeIgnoresUnmarkedReplies();
     void trackWatchesAnyReply();
     void thresholdChangeReevaluates();
@@ -79,6 +83,9 @@ private Q_SLOTS:
     void offlineWhileParked();
     void flappingNeverDuplicates();
     void unreachableOriginWaitsForThreshold();
+    void refusedConnectionNamesTheServer();
+    void unreachableReasonFromFault_data();
+    void unreachableReasonFromFault();
     void slowSwitchesToOfflineInPlace();
     void offlineLookWithoutController();
     void animationReachesFinalState();
@@ -191,6 +198,65 @@ void tst_RetryBanner::controllerFollowsRetries()
         QCOMPARE(shouldShow.count(), 0);
         QCOMPARE(shown.count(), 0);
     }
+}
+
+void tst_RetryBanner::slowAnswerShowsBanner_data()
+{
+    QTest::addColumn<int>("latencyMs");
+    QTest::addColumn<int>("thresholdMs");
+    QTest::addColumn<bool>("expectShown");
+
+    QTest::newRow("slow, no retry") << 600 << 100 << true;
+    QTest::newRow("quick") << 0 << 500 << false;
+    QTest::newRow("slowish, under the threshold") << 100 << 2000 << false;
+}
+
+void tst_RetryBanner::slowAnswerShowsBanner()
+{
+    // A server that takes its time but never fails: the user waits all the same, so the
+    // banner shows once the threshold has passed, and leaves the moment the answer is in.
+    QFETCH(int, latencyMs);
+    QFETCH(int, thresholdMs);
+    QFETCH(bool, expectShown);
+
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    if (latencyMs > 0)
+        QVERIFY(server.addFault(QStringLiteral("route=/images/*,latency=%1").arg(latencyMs)));
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setThresholdMs(thresholdMs);
+    QSignalSpy situation(controller, &RetryBannerController::situationChanged);
+    QSignalSpy shown(m_banner, &RetryBanner::showAnimationFinished);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(
+        server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png"))))));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QVERIFY(retrying);
+    // Read the state at the moment the answer arrives, before anything else runs.
+    bool shownAtFinish = true;
+    RetryBannerController::Situation situationAtFinish = RetryBannerController::Slow;
+    connect(reply.get(), &QNetworkReply::finished, this, [&] {
+        shownAtFinish = m_banner->isVisible();
+        situationAtFinish = controller->situation();
+    });
+    if (expectShown) {
+        QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Slow, 5000);
+        QVERIFY(m_banner->isVisible());
+        QVERIFY(!m_banner->isOffline());
+        QCOMPARE(m_banner->currentText(), RetryBanner::defaultText());
+        QVERIFY(!reply->isFinished());
+        QCOMPARE(retrying->attemptCount(), 1); // not a retry: just slow
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(retrying->attemptCount(), 1);
+    // Hidden by the time finished() reaches anyone after the controller.
+    QVERIFY(!shownAtFinish);
+    QCOMPARE(situationAtFinish, RetryBannerController::Hidden);
+    QCOMPARE(shown.count(), expectShown ? 1 : 0);
+    QCOMPARE(situation.count(), expectShown ? 2 : 0);
+    QVERIFY(m_banner->isHidden());
 }
 
 void tst_RetryBanner::markedModeIgnoresUnmarkedReplies()
@@ -364,7 +430,8 @@ void tst_RetryBanner::flappingNeverDuplicates()
 void tst_RetryBanner::unreachableOriginWaitsForThreshold()
 {
     // Only the origin is known unreachable (the network state is not Offline): the banner
-    // waits offlineThresholdMs, so a server that answers its first probe shows nothing.
+    // waits offlineThresholdMs, so a server that answers its first probe shows nothing, and
+    // then names the server rather than claim the network is gone.
     Reachability *reachability = m_manager->reachability();
     reachability->setBackend(nullptr);
     reachability->setProbeSchedule(60000, 60000); // no probe within this test
@@ -379,8 +446,16 @@ void tst_RetryBanner::unreachableOriginWaitsForThreshold()
     QVERIFY(retrying && retrying->isWaitingForConnectivity());
     QCOMPARE(controller->waitingForConnectivityCount(), 1);
     QCOMPARE(controller->situation(), RetryBannerController::Hidden);
-    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Offline, 2000);
-    QVERIFY(m_banner->isVisible() && m_banner->isOffline());
+    QSignalSpy details(controller, &RetryBannerController::unreachableServerChanged);
+    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Unreachable, 2000);
+    const QString server = QStringLiteral("127.0.0.1:%1").arg(m_server->url().port());
+    QCOMPARE(controller->unreachableServer(), server);
+    QCOMPARE(controller->unreachableReason(), RetryBannerController::CannotConnect);
+    QCOMPARE(details.count(), 1);
+    QVERIFY(m_banner->isVisible());
+    QVERIFY(!m_banner->isOffline());
+    QCOMPARE(m_banner->currentText(),
+             RetryBanner::defaultUnreachableText(RetryBannerController::CannotConnect, server));
     QCOMPARE(m_server->requests(), 0);
 
     reachability->reportSuccess(m_server->url());
@@ -389,17 +464,117 @@ void tst_RetryBanner::unreachableOriginWaitsForThreshold()
     QCOMPARE(m_server->requests(), 1);
     QCOMPARE(controller->situation(), RetryBannerController::Hidden);
     QCOMPARE(controller->waitingForConnectivityCount(), 0);
+    QVERIFY(controller->unreachableServer().isEmpty());
     QVERIFY(m_banner->isHidden());
 
     // Raising the threshold above the wait re-evaluates at once.
     reachability->reportFailure(m_server->url());
     controller->setOfflineThresholdMs(0);
     std::unique_ptr<QNetworkReply> second(m_manager->get(QNetworkRequest(m_server->url())));
-    QCOMPARE(controller->situation(), RetryBannerController::Offline);
+    QCOMPARE(controller->situation(), RetryBannerController::Unreachable);
     controller->setOfflineThresholdMs(60000);
     QCOMPARE(controller->situation(), RetryBannerController::Hidden);
     second->abort();
     QCOMPARE(controller->trackedCount(), 0);
+}
+
+void tst_RetryBanner::refusedConnectionNamesTheServer()
+{
+    // Nothing listens on the port: the connection is refused, which proves the network
+    // works. The banner names the server and says it is not answering, never "offline";
+    // when a server starts on that port, the request goes through and the banner leaves.
+    quint16 port = 0;
+    {
+        QTcpServer reserve;
+        QVERIFY(reserve.listen(QHostAddress::LocalHost, 0));
+        port = reserve.serverPort();
+    }
+    Reachability *reachability = m_manager->reachability();
+    reachability->setBackend(nullptr);
+    reachability->setProbeSchedule(50, 50);
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setOfflineThresholdMs(50);
+
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(QStringLiteral("127.0.0.1"));
+    url.setPort(port);
+    url.setPath(QStringLiteral("/flaky"));
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(url)));
+    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Unreachable, 5000);
+    const QString server = QStringLiteral("127.0.0.1:%1").arg(port);
+    QCOMPARE(controller->unreachableServer(), server);
+    QCOMPARE(controller->unreachableReason(), RetryBannerController::ConnectionRefused);
+    QVERIFY(m_banner->isVisible());
+    QVERIFY(!m_banner->isOffline());
+    QCOMPARE(m_banner->currentText(),
+             RetryBanner::defaultUnreachableText(RetryBannerController::ConnectionRefused, server));
+    QVERIFY(m_banner->currentText().contains(server));
+
+    FlakyServer late(port);
+    QVERIFY(late.isListening());
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    QVERIFY(m_banner->isHidden());
+}
+
+void tst_RetryBanner::unreachableReasonFromFault_data()
+{
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<RetryBannerController::Situation>("expectSituation");
+    QTest::addColumn<RetryBannerController::UnreachableReason>("expectReason");
+
+    QTest::newRow("refused") << QStringLiteral("connection refused")
+                             << RetryBannerController::Unreachable
+                             << RetryBannerController::ConnectionRefused;
+    QTest::newRow("unknown host") << QStringLiteral("host not found")
+                                  << RetryBannerController::Unreachable
+                                  << RetryBannerController::HostNotFound;
+    QTest::newRow("timeout") << QStringLiteral("timeout") << RetryBannerController::Unreachable
+                             << RetryBannerController::CannotConnect;
+    QTest::newRow("no network") << QStringLiteral("network unavailable")
+                                << RetryBannerController::Offline
+                                << RetryBannerController::CannotConnect;
+}
+
+void tst_RetryBanner::unreachableReasonFromFault()
+{
+    // What the manager says when an attempt meets each connectivity fault. A DNS failure
+    // cannot be caused here without asking a name server off this machine, so the manager's
+    // signal is emitted as the engine emits it, for a request that really waits.
+    QFETCH(QString, reason);
+    QFETCH(RetryBannerController::Situation, expectSituation);
+    QFETCH(RetryBannerController::UnreachableReason, expectReason);
+
+    Reachability *reachability = m_manager->reachability();
+    reachability->setBackend(nullptr);
+    reachability->setProbeSchedule(60000, 60000);
+    reachability->reportFailure(m_server->url());
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setOfflineThresholdMs(0);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    QVERIFY(qobject_cast<RetryingReply *>(reply.get())->isWaitingForConnectivity());
+    Q_EMIT m_manager->retryScheduled(reply.get(), 1, 100, reason);
+    QCOMPARE(controller->situation(), expectSituation);
+    QCOMPARE(controller->unreachableReason(), expectReason);
+    QCOMPARE(m_banner->isOffline(), expectSituation == RetryBannerController::Offline);
+    if (expectSituation == RetryBannerController::Unreachable) {
+        QCOMPARE(
+            m_banner->currentText(),
+            RetryBanner::defaultUnreachableText(expectReason, controller->unreachableServer()));
+    }
+
+    // An answer from the server (any status) ends what the fault said about it.
+    reachability->reportSuccess(m_server->url());
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    std::unique_ptr<QNetworkReply> next(m_manager->get(QNetworkRequest(m_server->url())));
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    QTRY_VERIFY_WITH_TIMEOUT(next->isFinished(), 5000);
 }
 
 void tst_RetryBanner::slowSwitchesToOfflineInPlace()

@@ -287,17 +287,36 @@ void RetryBannerPrivate::showText()
     q->setAccessibleName(current);
     q->updateGeometry();
     layoutFrame();
+    Q_EMIT q->currentTextChanged(current);
+}
+
+void RetryBannerPrivate::setUnreachable(bool value)
+{
+    const QString message = value && controller
+        ? RetryBanner::defaultUnreachableText(controller->unreachableReason(),
+                                              controller->unreachableServer())
+        : QString();
+    if (unreachable == value && unreachableText == message)
+        return;
+    unreachable = value;
+    unreachableText = message;
+    showText();
 }
 
 void RetryBannerPrivate::followController(RetryBannerController::Situation situation)
 {
     Q_Q(RetryBanner);
     // While closing, the banner keeps the message it had rather than change under the eye.
-    if (situation == RetryBannerController::Offline)
+    if (situation == RetryBannerController::Offline) {
+        setUnreachable(false);
         q->setOffline(true);
-    else if (situation == RetryBannerController::Slow)
+    } else if (situation == RetryBannerController::Slow ||
+               situation == RetryBannerController::Unreachable) {
+        setUnreachable(situation == RetryBannerController::Unreachable);
         q->setOffline(false);
-    // Slow <-> Offline changes an open banner in place: no new show, no second signal.
+    }
+    // Changes between messages happen in an open banner, in place: no new show, no second
+    // signal.
     if (situation != RetryBannerController::Hidden) {
         if (q->isHidden() || hiding)
             q->animatedShow();
@@ -315,7 +334,8 @@ RetryBanner::RetryBanner(QWidget *parent)
 RetryBanner::~RetryBanner()
 {
     Q_D(RetryBanner);
-    disconnect(d->controllerConnection);
+    for (const QMetaObject::Connection &c : std::as_const(d->controllerConnections))
+        disconnect(c);
 }
 
 QString RetryBanner::defaultText()
@@ -330,6 +350,32 @@ QString RetryBanner::defaultOfflineText()
     return QCoreApplication::translate("KeepTrying::RetryBanner",
                                        "You're offline. We'll keep trying and load this as "
                                        "soon as you're back.");
+}
+
+QString RetryBanner::defaultUnreachableText(RetryBannerController::UnreachableReason reason,
+                                            const QString &server)
+{
+    switch (reason) {
+    case RetryBannerController::ConnectionRefused:
+        return QCoreApplication::translate("KeepTrying::RetryBanner",
+                                           "The server %1 isn't answering. Your network is "
+                                           "fine; we'll keep trying and load this as soon as "
+                                           "the server is back.")
+            .arg(server);
+    case RetryBannerController::HostNotFound:
+        return QCoreApplication::translate("KeepTrying::RetryBanner",
+                                           "The server name %1 could not be found. Please "
+                                           "check the server address and your network "
+                                           "connection; we'll keep trying.")
+            .arg(server);
+    case RetryBannerController::CannotConnect:
+        break;
+    }
+    return QCoreApplication::translate("KeepTrying::RetryBanner",
+                                       "%1 can't be reached right now. Please check your "
+                                       "network connection; we'll keep trying and load this "
+                                       "as soon as it answers.")
+        .arg(server);
 }
 
 RetryBannerController *RetryBanner::bind(RetryingNetworkAccessManager *manager)
@@ -347,13 +393,23 @@ void RetryBanner::setController(RetryBannerController *controller)
     Q_D(RetryBanner);
     if (d->controller == controller)
         return;
-    disconnect(d->controllerConnection);
+    for (const QMetaObject::Connection &c : std::as_const(d->controllerConnections))
+        disconnect(c);
+    d->controllerConnections.clear();
     d->controller = controller;
-    if (!controller)
+    if (!controller) {
+        d->setUnreachable(false);
         return;
-    d->controllerConnection = connect(
+    }
+    d->controllerConnections << connect(
         controller, &RetryBannerController::situationChanged, this,
         [d](RetryBannerController::Situation situation) { d->followController(situation); });
+    // Another server, or another reason, while open: the words change in place.
+    d->controllerConnections << connect(
+        controller, &RetryBannerController::unreachableServerChanged, this, [d] {
+            if (d->unreachable && d->controller->situation() == RetryBannerController::Unreachable)
+                d->setUnreachable(true);
+        });
     d->followController(controller->situation());
 }
 
@@ -415,7 +471,9 @@ void RetryBanner::setOffline(bool offline)
 QString RetryBanner::currentText() const
 {
     Q_D(const RetryBanner);
-    return d->offline ? d->offlineText : d->text;
+    if (d->offline)
+        return d->offlineText;
+    return d->unreachable ? d->unreachableText : d->text;
 }
 
 RetryBanner::MessageType RetryBanner::messageType() const

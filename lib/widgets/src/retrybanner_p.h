@@ -75,6 +75,7 @@ public:
     void finishHide();
     void showText(); // puts currentText() in the label
     void followController(RetryBannerController::Situation situation);
+    void setUnreachable(bool unreachable); // and take the controller's details
 
     RetryBanner *q_ptr;
     RetryBannerFrame *frame = nullptr;
@@ -84,11 +85,13 @@ public:
     QVariantAnimation *animation = nullptr;
     QPointer<RetryBannerController> controller;
     QPointer<RetryBannerController> ownController; // made by bind()
-    QMetaObject::Connection controllerConnection;
+    QList<QMetaObject::Connection> controllerConnections;
     RetryBanner::MessageType type = RetryBanner::Warning;
     QString text;
     QString offlineText;
+    QString unreachableText; // shown while unreachable, from the controller's details
     bool offline = false;
+    bool unreachable = false; // following a controller that is Unreachable
     QIcon icon;
     qreal reveal = 1.0; // 0 = closed, 1 = fully open
     bool animated = true;

@@ -36,9 +36,16 @@ RetryBannerControllerPrivate::Entry *RetryBannerControllerPrivate::entryFor(QNet
     Q_Q(RetryBannerController);
     Entry &entry = entries[reply];
     entry.running.start();
+    entry.origin = Reachability::originOf(reply->url());
+    QUrl server; // host and port only: never a user name or password
+    server.setHost(reply->url().host());
+    server.setPort(reply->url().port());
+    entry.server = server.authority();
     // Owned by the controller; deleted later, as forget() can run inside its timeout().
     entry.thresholdTimer = new QTimer(q);
     entry.thresholdTimer->setSingleShot(true);
+    // A coarse timer may fire 5 % early: the banner would show before the threshold.
+    entry.thresholdTimer->setTimerType(Qt::PreciseTimer);
     QObject::connect(entry.thresholdTimer, &QTimer::timeout, q, [this, reply] {
         if (Entry *e = entryFor(reply, false)) {
             e->overThreshold = true;
@@ -52,21 +59,13 @@ RetryBannerControllerPrivate::Entry *RetryBannerControllerPrivate::entryFor(QNet
     entry.connections << QObject::connect(reply, &QObject::destroyed, q,
                                           [this, reply] { forget(reply); });
     if (auto *retrying = qobject_cast<RetryingReply *>(reply)) {
-        entry.connections << QObject::connect(retrying, &RetryingReply::retryScheduled, q,
-                                              [this, reply] { markRetrying(reply); });
-        entry.connections << QObject::connect(retrying, &RetryingReply::attemptStarted, q,
-                                              [this, reply](int attempt) {
-                                                  if (attempt > 1)
-                                                      markRetrying(reply);
-                                              });
         entry.connections << QObject::connect(
             retrying, &RetryingReply::waitingForConnectivityChanged, q,
             [this, reply](bool waiting) { setWaitingForConnectivity(reply, waiting); });
-        entry.retrying = retrying->attemptCount() > 1 || retrying->isWaitingToRetry();
         if (retrying->isWaitingForConnectivity())
             entry.waitingSince.start();
     }
-    qCDebug(lcWidgets) << "watching" << reply << "retrying" << entry.retrying;
+    qCDebug(lcWidgets) << "watching" << reply;
     Q_EMIT q->trackedCountChanged(int(entries.size()));
     return &entry;
 }
@@ -80,16 +79,6 @@ void RetryBannerControllerPrivate::armThreshold(Entry &entry)
     } else {
         entry.overThreshold = false;
         entry.thresholdTimer->start(int(remaining));
-    }
-}
-
-void RetryBannerControllerPrivate::markRetrying(QNetworkReply *reply)
-{
-    if (Entry *entry = entryFor(reply, false)) {
-        if (!entry->retrying) {
-            entry->retrying = true;
-            update();
-        }
     }
 }
 
@@ -111,13 +100,50 @@ void RetryBannerControllerPrivate::followReachability()
     Reachability *current = manager ? manager->reachability() : nullptr;
     if (current == reachability)
         return;
-    QObject::disconnect(reachabilityConnection);
+    for (const QMetaObject::Connection &c : std::as_const(reachabilityConnections))
+        QObject::disconnect(c);
+    reachabilityConnections.clear();
     reachability = current;
     if (current) {
         Q_Q(RetryBannerController);
-        reachabilityConnection =
-            QObject::connect(current, &Reachability::stateChanged, q, [this] { update(); });
+        reachabilityConnections << QObject::connect(
+            current, &Reachability::stateChanged, q, [this] {
+                // Qt's "no network" was for then.
+                faults.removeIf([](const auto &it) { return it.value() == Fault::NoNetwork; });
+                update();
+            });
+        reachabilityConnections << QObject::connect(current,
+                                                    &Reachability::originReachabilityChanged, q,
+                                                    [this](const QString &origin, bool reachable) {
+                                                        if (reachable && faults.remove(origin))
+                                                            update();
+                                                    });
     }
+}
+
+RetryBannerControllerPrivate::Fault
+RetryBannerControllerPrivate::faultFromReason(const QString &reason)
+{
+    // RetryingReply names the fault of the failed attempt only in this reason, in fixed
+    // untranslated words ("connection refused", "host not found"; see
+    // RetryingNetworkAccessManager::retryScheduled()).
+    if (reason == QLatin1String("connection refused"))
+        return Fault::Refused;
+    if (reason == QLatin1String("host not found"))
+        return Fault::HostNotFound;
+    if (reason == QLatin1String("network unavailable") ||
+        reason == QLatin1String("offline (simulated)"))
+        return Fault::NoNetwork;
+    return Fault::CannotConnect;
+}
+
+void RetryBannerControllerPrivate::noteFault(QNetworkReply *reply, const QString &reason)
+{
+    // An HTTP status proves the server answered: nothing to say about reaching it.
+    if (reason.startsWith(QLatin1String("HTTP ")))
+        faults.remove(Reachability::originOf(reply->url()));
+    else
+        faults.insert(Reachability::originOf(reply->url()), faultFromReason(reason));
 }
 
 bool RetryBannerControllerPrivate::networkOffline() const
@@ -154,38 +180,66 @@ void RetryBannerControllerPrivate::update()
     const bool offlineNetwork = networkOffline();
     bool offline = false;
     bool slow = false;
+    const Entry *unreachable = nullptr; // the one that has waited longest
     qint64 nextOfflineCheck = -1; // ms until a waiting reply reaches offlineThresholdMs
     for (const Entry &entry : std::as_const(entries)) {
         // With the network known to be down, every unfinished request waits for it.
-        if (offlineNetwork) {
+        const auto fault = faults.constFind(entry.origin);
+        if (offlineNetwork || (fault != faults.cend() && *fault == Fault::NoNetwork)) {
             offline = true;
             break;
         }
         if (entry.waitingSince.isValid()) {
             const qint64 remaining = offlineThresholdMs - entry.waitingSince.elapsed();
             if (remaining <= 0) {
-                offline = true;
-                break;
+                if (!unreachable ||
+                    entry.waitingSince.elapsed() > unreachable->waitingSince.elapsed())
+                    unreachable = &entry;
+            } else {
+                nextOfflineCheck =
+                    nextOfflineCheck < 0 ? remaining : std::min(nextOfflineCheck, remaining);
             }
-            nextOfflineCheck =
-                nextOfflineCheck < 0 ? remaining : std::min(nextOfflineCheck, remaining);
         }
-        if (entry.retrying && entry.overThreshold)
+        // Retried, waiting or just slow to answer: the user has waited too long either way.
+        if (entry.overThreshold)
             slow = true;
     }
-    if (!offline && nextOfflineCheck >= 0)
+    if (!offline && !unreachable && nextOfflineCheck >= 0)
         offlineTimer.start(int(std::min<qint64>(nextOfflineCheck, INT_MAX)));
     else
         offlineTimer.stop();
 
+    Q_Q(RetryBannerController);
+    QString server;
+    RetryBannerController::UnreachableReason reason = RetryBannerController::CannotConnect;
+    if (!offline && unreachable) {
+        server = unreachable->server;
+        switch (faults.value(unreachable->origin, Fault::CannotConnect)) {
+        case Fault::Refused:
+            reason = RetryBannerController::ConnectionRefused;
+            break;
+        case Fault::HostNotFound:
+            reason = RetryBannerController::HostNotFound;
+            break;
+        case Fault::CannotConnect:
+        case Fault::NoNetwork:
+            break;
+        }
+    }
+    if (server != unreachableServer || reason != unreachableReason) {
+        unreachableServer = server;
+        unreachableReason = reason;
+        Q_EMIT q->unreachableServerChanged();
+    }
+
     const RetryBannerController::Situation now = offline ? RetryBannerController::Offline
+        : unreachable                                    ? RetryBannerController::Unreachable
         : slow                                           ? RetryBannerController::Slow
                                                          : RetryBannerController::Hidden;
     if (now == situation)
         return;
     situation = now;
-    qCDebug(lcWidgets) << "situation" << now;
-    Q_Q(RetryBannerController);
+    qCDebug(lcWidgets) << "situation" << now << unreachableServer;
     Q_EMIT q->situationChanged(now);
     // Read situation again: a slot of situationChanged() may have changed it already.
     const bool show = situation != RetryBannerController::Hidden;
@@ -209,7 +263,8 @@ RetryBannerController::~RetryBannerController()
     // Disconnect before the members go, so no lambda runs on a half-destroyed controller.
     for (const QMetaObject::Connection &c : std::as_const(d->managerConnections))
         disconnect(c);
-    disconnect(d->reachabilityConnection);
+    for (const QMetaObject::Connection &c : std::as_const(d->reachabilityConnections))
+        disconnect(c);
     d->offlineTimer.stop();
     for (auto &entry : d->entries) {
         for (const QMetaObject::Connection &c : std::as_const(entry.connections))
@@ -226,6 +281,7 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
         disconnect(c);
     d->managerConnections.clear();
     d->forgetAll();
+    d->faults.clear();
     d->manager = manager;
     d->followReachability();
     if (!manager) {
@@ -234,20 +290,18 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
     }
 
     d->managerConnections << connect(manager, &RetryingNetworkAccessManager::attemptStarted, this,
-                                     [d](QNetworkReply *reply, int attempt) {
-                                         if (!d->wantsReply(reply) && !d->entryFor(reply, false))
-                                             return;
-                                         d->entryFor(reply, true);
-                                         if (attempt > 1)
-                                             d->markRetrying(reply);
-                                         d->update(); // a new entry may change the situation
-                                     });
-    d->managerConnections << connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
                                      [d](QNetworkReply *reply) {
                                          if (!d->wantsReply(reply) && !d->entryFor(reply, false))
                                              return;
                                          d->entryFor(reply, true);
-                                         d->markRetrying(reply);
+                                         d->update(); // a new entry may change the situation
+                                     });
+    d->managerConnections << connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
+                                     [d](QNetworkReply *reply, int, qint64, const QString &reason) {
+                                         d->noteFault(reply, reason);
+                                         if (!d->wantsReply(reply) && !d->entryFor(reply, false))
+                                             return;
+                                         d->entryFor(reply, true);
                                          d->update();
                                      });
     // finished() follows gaveUp(); nothing to do here but be sure the reply is let go.
@@ -265,6 +319,13 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
                 return; // a reply first seen as it stops waiting: nothing to show for it
             d->setWaitingForConnectivity(reply, waiting);
             d->update(); // also when the entry was made already waiting
+        });
+    // Every attempt is a reply of the manager's own: one that got an HTTP status shows its
+    // server answers, whatever the last connectivity fault to it was.
+    d->managerConnections << connect(
+        manager, &QNetworkAccessManager::finished, this, [d](QNetworkReply *reply) {
+            if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid())
+                d->faults.remove(Reachability::originOf(reply->url()));
         });
     // Simulated offline may be switched on a Reachability shared after setManager().
     d->managerConnections << connect(manager,
@@ -362,6 +423,18 @@ int RetryBannerController::trackedCount() const
 {
     Q_D(const RetryBannerController);
     return int(d->entries.size());
+}
+
+QString RetryBannerController::unreachableServer() const
+{
+    Q_D(const RetryBannerController);
+    return d->unreachableServer;
+}
+
+RetryBannerController::UnreachableReason RetryBannerController::unreachableReason() const
+{
+    Q_D(const RetryBannerController);
+    return d->unreachableReason;
 }
 
 int RetryBannerController::waitingForConnectivityCount() const

@@ -24,7 +24,8 @@ public:
         QElapsedTimer running; // since the reply was first seen
         QTimer *thresholdTimer = nullptr; // fires once when running reaches the threshold
         QElapsedTimer waitingSince; // valid while waiting for connectivity
-        bool retrying = false;
+        QString origin; // Reachability::originOf() of the reply's URL
+        QString server; // host[:port], as shown to the user
         bool overThreshold = false;
         QList<QMetaObject::Connection> connections;
     };
@@ -34,8 +35,11 @@ public:
     bool wantsReply(QNetworkReply *reply) const;
     Entry *entryFor(QNetworkReply *reply, bool create);
     void armThreshold(Entry &entry);
-    void markRetrying(QNetworkReply *reply);
     void setWaitingForConnectivity(QNetworkReply *reply, bool waiting);
+    // What the last connectivity fault of a request to an origin said.
+    enum class Fault { CannotConnect, Refused, HostNotFound, NoNetwork };
+    static Fault faultFromReason(const QString &reason);
+    void noteFault(QNetworkReply *reply, const QString &reason);
     bool networkOffline() const;
     void followReachability();
     void forget(QNetworkReply *reply);
@@ -46,17 +50,23 @@ public:
     QPointer<RetryingNetworkAccessManager> manager;
     QList<QMetaObject::Connection> managerConnections;
     QPointer<Reachability> reachability; // the manager's, followed for its state
-    QMetaObject::Connection reachabilityConnection;
+    QList<QMetaObject::Connection> reachabilityConnections;
     // Fires when the first waiting reply reaches offlineThresholdMs.
     QTimer offlineTimer;
     // Keys are only compared, never dereferenced after destroyed(): a reply can be
     // half-destroyed when it leaves.
     QHash<QNetworkReply *, Entry> entries;
+    // Per origin, learnt from every reply of the manager (watched or not): a request that
+    // waits without an attempt of its own waits for the same reason as the one that failed.
+    QHash<QString, Fault> faults;
     RetryBannerController::TrackingMode mode = RetryBannerController::TrackAllReplies;
     int thresholdMs = 1000;
     int offlineThresholdMs = 300;
     RetryBannerController::Situation situation = RetryBannerController::Hidden;
     bool shouldShow = false; // the value last emitted by shouldShowChanged()
+    QString unreachableServer;
+    RetryBannerController::UnreachableReason unreachableReason =
+        RetryBannerController::CannotConnect;
 };
 
 } // namespace KeepTrying

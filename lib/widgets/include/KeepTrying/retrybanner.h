@@ -2,6 +2,7 @@
 #define KEEPTRYING_RETRYBANNER_H
 
 #include <KeepTrying/keeptrying_widgets_export.h>
+#include <KeepTrying/retrybannercontroller.h>
 
 #include <QtGui/QIcon>
 #include <QtWidgets/QWidget>
@@ -11,7 +12,6 @@
 namespace KeepTrying {
 
 class RetryingNetworkAccessManager;
-class RetryBannerController;
 class RetryBannerPrivate;
 
 /*!
@@ -28,11 +28,13 @@ class RetryBannerPrivate;
     for errors that retrying cannot fix (a wrong password, a 404): show those as errors.
 
     Bind it with one call, bind(): the banner then shows itself while a request of the
-    manager has been retried for longer than a second, switches to its offline message
-    (offline true) while such a request waits for connectivity, and hides once they have
-    finished. The decision is made by a RetryBannerController (its situation property),
-    which can also be made separately (to set its thresholds or tracking mode, or to share
-    it between windows) and handed to setController().
+    manager has taken longer than a second (retried, waiting or simply slow), switches
+    to its offline message (offline true) while the network is down, says which server
+    cannot be reached and why (defaultUnreachableText()) while a request waits for a
+    server that does not answer, and hides once they have finished. The decision is
+    made by a RetryBannerController (its situation property), which can also be made
+    separately (to set its thresholds or tracking mode, or to share it between windows)
+    and handed to setController().
 
     Showing and hiding slide the banner open and closed in a fraction of a second; set
     animated to false for tests and screenshots. Switching between the slow and the
@@ -47,6 +49,7 @@ class KEEPTRYING_WIDGETS_EXPORT RetryBanner : public QWidget
     Q_PROPERTY(QString text READ text WRITE setText NOTIFY textChanged)
     Q_PROPERTY(QString offlineText READ offlineText WRITE setOfflineText NOTIFY offlineTextChanged)
     Q_PROPERTY(bool offline READ isOffline WRITE setOffline NOTIFY offlineChanged)
+    Q_PROPERTY(QString currentText READ currentText NOTIFY currentTextChanged)
     Q_PROPERTY(
         MessageType messageType READ messageType WRITE setMessageType NOTIFY messageTypeChanged)
     Q_PROPERTY(QIcon icon READ icon WRITE setIcon NOTIFY iconChanged)
@@ -74,11 +77,27 @@ public:
         translated in the "KeepTrying::RetryBanner" context. */
     static QString defaultOfflineText();
 
+    /*! What the banner says while its controller's situation is Unreachable, translated in
+        the "KeepTrying::RetryBanner" context; \a server is the controller's
+        unreachableServer():
+        \list
+        \li ConnectionRefused: "The server SERVER isn't answering. Your network is fine;
+            we'll keep trying and load this as soon as the server is back."
+        \li HostNotFound: "The server name SERVER could not be found. Please check the
+            server address and your network connection; we'll keep trying."
+        \li CannotConnect: "SERVER can't be reached right now. Please check your network
+            connection; we'll keep trying and load this as soon as it answers."
+        \endlist */
+    static QString defaultUnreachableText(RetryBannerController::UnreachableReason reason,
+                                          const QString &server);
+
     /*! Shows the banner whenever \a manager has a request that the user is waiting for
-        retried for over a second or waiting for connectivity (then with the offline
-        message), and hides it when those requests have finished. Makes a
-        RetryBannerController owned by the banner (or reuses the one a previous bind()
-        made) and returns it, so that its threshold or tracking mode can be changed. */
+        unfinished after a second (retried, waiting or simply slow; see
+        RetryBannerController::thresholdMs) or waiting for connectivity (then with the
+        offline message), and hides it the moment those requests have finished (the close
+        animation takes about 200 ms). Makes a RetryBannerController owned by the banner
+        (or reuses the one a previous bind() made) and returns it, so that its threshold
+        or tracking mode can be changed. */
     RetryBannerController *bind(RetryingNetworkAccessManager *manager);
 
     /*! Follows \a controller's situation from now on, showing or hiding the banner at
@@ -101,7 +120,8 @@ public:
     bool isOffline() const;
     void setOffline(bool offline);
 
-    /*! The message shown now: offlineText() while offline, else text(). */
+    /*! The message shown now: offlineText() while offline, the controller's
+        defaultUnreachableText() while it is Unreachable, else text(). */
     QString currentText() const;
 
     MessageType messageType() const;
@@ -145,6 +165,7 @@ Q_SIGNALS:
     void textChanged(const QString &text);
     void offlineTextChanged(const QString &text);
     void offlineChanged(bool offline);
+    void currentTextChanged(const QString &text);
     void messageTypeChanged(KeepTrying::RetryBanner::MessageType type);
     void iconChanged(const QIcon &icon);
     void animatedChanged(bool animated);

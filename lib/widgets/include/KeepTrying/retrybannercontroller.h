@@ -23,20 +23,29 @@ class RetryBannerControllerPrivate;
 
     The controller watches the requests a user is waiting for and sets situation to one of:
     \list
-    \li Offline, while a watched request waits for connectivity (RetryingReply::
-        isWaitingForConnectivity(): the network or its server cannot be reached, so no
-        attempt is made) and either the manager's Reachability says the network is Offline
-        or the request has waited for offlineThresholdMs (300 ms by default; the short
-        delay keeps a server that answers its first probe from flashing the message).
-        Also Offline, at once, while the network is Offline and any watched request is
-        unfinished, whether or not it waits.
-    \li Slow, otherwise, while a watched request is being retried (a retry was scheduled,
-        or its attempt count is above 1) \e and has been running for longer than
-        thresholdMs (1000 ms by default). Quick retries that succeed within the threshold
-        never show anything, so the banner does not flicker on a single lost packet.
+    \li Offline, while the network itself is known to be down and a watched request is
+        unfinished: the manager's Reachability state is Offline (a platform backend says
+        so, or simulated offline mode), or a watched request's last attempt failed with
+        QNetworkReply::TemporaryNetworkFailureError (Qt found no network). Shown at once.
+    \li Unreachable, otherwise, while a watched request has waited for connectivity
+        (RetryingReply::isWaitingForConnectivity(): its server cannot be reached, so no
+        attempt is made) for offlineThresholdMs (300 ms by default; the short delay keeps
+        a server that answers its first probe from flashing the message). The network is
+        not known to be down, so this is not "offline": unreachableServer and
+        unreachableReason say which server and what went wrong (a refused connection
+        means the server's machine answered, so the network works).
+    \li Slow, otherwise, while a watched request has been unfinished for longer than
+        thresholdMs (1000 ms by default), whatever keeps it: a retry, a wait (for its
+        backoff, the circuit breaker or the retry budget) or a server that is simply slow
+        to answer. Requests that finish within the threshold never show anything, so the
+        banner does not flicker on a quick retry; once a request finishes, it counts no
+        more, at once (no grace period).
     \li Hidden, once no request gives a reason to show anything: every such request has
         finished (with success or not), or stopped waiting and is not slow.
     \endlist
+    Every watched request counts until it finishes, also while its body arrives: exclude
+    transfers the user watches progress of (large downloads, event streams) with
+    UserWaitingAttribute set to false, or use TrackMarkedReplies.
     shouldShow is true whenever situation is not Hidden.
 
     Bind it to a manager with one call, setManager(); RetryBanner::bind() does that for
@@ -63,15 +72,32 @@ class KEEPTRYING_WIDGETS_EXPORT RetryBannerController : public QObject
     Q_PROPERTY(TrackingMode trackingMode READ trackingMode WRITE setTrackingMode NOTIFY
                    trackingModeChanged)
     Q_PROPERTY(int trackedCount READ trackedCount NOTIFY trackedCountChanged)
+    Q_PROPERTY(QString unreachableServer READ unreachableServer NOTIFY unreachableServerChanged)
+    Q_PROPERTY(
+        UnreachableReason unreachableReason READ unreachableReason NOTIFY unreachableServerChanged)
 
 public:
     /*! What the banner should say. */
     enum Situation {
         Hidden, //!< Nothing to show.
-        Slow, //!< A request is being retried and taking long: "taking longer than usual".
-        Offline //!< A request waits for the network to come back: "You're offline".
+        Slow, //!< A request has taken longer than thresholdMs: "taking longer than usual".
+        Offline, //!< The network is down; a request waits for it: "You're offline".
+        Unreachable //!< A request waits for its server, which cannot be reached although
+        //!< the network is not known to be down: "The server … isn't answering".
     };
     Q_ENUM(Situation)
+
+    /*! Why the server of an Unreachable request cannot be reached, as far as the last
+        failed attempt to it tells. */
+    enum UnreachableReason {
+        CannotConnect, //!< No answer (timed out, reset, no route), or nothing known yet:
+        //!< the network or the server may be at fault.
+        ConnectionRefused, //!< The server's machine refused the connection: the network
+        //!< works, but nothing answers at that address and port (the server is down).
+        HostNotFound //!< The server's name could not be found (DNS): a wrong address, or a
+        //!< name server that cannot be reached.
+    };
+    Q_ENUM(UnreachableReason)
 
     /*! Which replies of the manager the controller watches. */
     enum TrackingMode {
@@ -111,9 +137,12 @@ public:
     /*! What should be shown now; see the class description for the rules. */
     Situation situation() const;
 
-    /*! How long a retried request must have been running before the banner shows, in
-        milliseconds (default 1000; negative values count as 0). Changing it re-evaluates
-        the requests already watched. */
+    /*! How long a watched request must have been running (retried, waiting or simply
+        slow) before situation turns Slow, in milliseconds from when the controller first
+        saw it: its first attempt or wait for connectivity, or track() (a request queued in
+        the manager's concurrency window is seen when its attempt starts). Default 1000;
+        negative values count as 0. Changing it re-evaluates the requests already
+        watched. */
     int thresholdMs() const;
     void setThresholdMs(int thresholdMs);
 
@@ -132,6 +161,16 @@ public:
     /*! The number of watched replies waiting for connectivity now. */
     int waitingForConnectivityCount() const;
 
+    /*! While situation is Unreachable: the server that cannot be reached, as a user would
+        write it ("wallabag.example.org", "127.0.0.1:8080": the host, and the port when the
+        URL names one). Otherwise empty. Of several unreachable servers, the one waited for
+        longest. */
+    QString unreachableServer() const;
+    /*! While situation is Unreachable: why unreachableServer() cannot be reached (learnt
+        from the reason of RetryingNetworkAccessManager::retryScheduled() for any reply to
+        it). Otherwise CannotConnect. */
+    UnreachableReason unreachableReason() const;
+
 Q_SIGNALS:
     /*! shouldShow changed; emitted once per change, never twice with the same value. */
     void shouldShowChanged(bool shouldShow);
@@ -142,6 +181,9 @@ Q_SIGNALS:
     void thresholdMsChanged(int thresholdMs);
     void trackingModeChanged(KeepTrying::RetryBannerController::TrackingMode mode);
     void trackedCountChanged(int count);
+    /*! unreachableServer or unreachableReason changed; emitted before situationChanged()
+        when that changes too, so a slot of situationChanged() reads the new values. */
+    void unreachableServerChanged();
 
 private:
     Q_DECLARE_PRIVATE(RetryBannerController)
