@@ -409,27 +409,29 @@ void tst_Reader::passwordFromEnvironment()
     const QString text = help.out.join(QLatin1Char(' ')).simplified();
     QVERIFY2(text.contains(QLatin1String("Visible to other users")), qPrintable(text));
     QVERIFY2(text.contains(QLatin1String("KEEPTRYING_PASSWORD")), qPrintable(text));
-    void tst_Reader::badServerUrl_data()
-    {
-        // Each would have been tried (or never could work); none needs a name server.
-        QTest::addColumn<QString>("server");
-        QTest::newRow("no scheme") << QStringLiteral("127.0.0.1:1");
-        QTest::newRow("ftp") << QStringLiteral("ftp://127.0.0.1/");
-        QTest::newRow("file") << QStringLiteral("file:///srv/wallabag");
-        QTest::newRow("no host") << QStringLiteral("http://");
-        QTest::newRow("bad port") << QStringLiteral("http://127.0.0.1:99999/");
-    }
+}
 
-    void tst_Reader::badServerUrl()
-    {
-        QFETCH(QString, server);
-        const Run run = runReader({ QStringLiteral("--server"), server,
-                                    QStringLiteral("--quit-after"), QStringLiteral("2000") });
-        QCOMPARE(run.exitStatus, QProcess::NormalExit);
-        QCOMPARE(run.exitCode, 2);
-        QVERIFY2(run.err.contains(QStringLiteral("--server")), qPrintable(run.err));
-        QVERIFY(run.out.isEmpty());
-    }
+void tst_Reader::badServerUrl_data()
+{
+    // Each would have been tried (or never could work); none needs a name server.
+    QTest::addColumn<QString>("server");
+    QTest::newRow("no scheme") << QStringLiteral("127.0.0.1:1");
+    QTest::newRow("ftp") << QStringLiteral("ftp://127.0.0.1/");
+    QTest::newRow("file") << QStringLiteral("file:///srv/wallabag");
+    QTest::newRow("no host") << QStringLiteral("http://");
+    QTest::newRow("bad port") << QStringLiteral("http://127.0.0.1:99999/");
+}
 
-    QTEST_GUILESS_MAIN(tst_Reader)
+void tst_Reader::badServerUrl()
+{
+    QFETCH(QString, server);
+    const Run run = runReader({ QStringLiteral("--server"), server, QStringLiteral("--quit-after"),
+                                QStringLiteral("2000") });
+    QCOMPARE(run.exitStatus, QProcess::NormalExit);
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("--server")), qPrintable(run.err));
+    QVERIFY(run.out.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(tst_Reader)
 #include "tst_reader.moc"
