@@ -415,6 +415,11 @@ QString Fetcher::failureMessage(ExitCodes::Code code) const
     }
     if (m_attempts > 1)
         text += QStringLiteral(" after %1 attempts").arg(m_attempts);
+    if (m_gaveUpReason == QLatin1String("circuit breaker open"))
+        text += QStringLiteral("; the circuit breaker of %1 opened, so no more were sent")
+                    .arg(KeepTrying::Reachability::originOf(m_options.url));
+    else if (code == ExitCodes::HttpError && m_gaveUpReason == QLatin1String("deadline"))
+        text += QStringLiteral("; the deadline of %1 ms was reached").arg(policy.deadlineMs);
     if (code == ExitCodes::Timeout && !m_lastRetryReason.isEmpty())
         text += QStringLiteral(" (last error: %1)").arg(m_lastRetryReason);
     return text;

@@ -255,6 +255,7 @@ private Q_SLOTS:
     void simulatedOffline_data();
     void simulatedOffline();
     void saysWhileItWaitsBehindTheBreaker();
+    void namesTheBreakerThatStoppedIt();
     void outputFile();
     void failedDownloadLeavesNoFile();
     void idempotencyKey_data();
@@ -812,6 +813,42 @@ void tst_Fetch::saysWhileItWaitsBehindTheBreaker()
     // Backoffs are not mistaken for the breaker: two retries, one breaker wait.
     QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^retry \\d in "))).size(), 2);
     QCOMPARE(lines.filter(QLatin1String("circuit breaker")).size(), 2);
+}
+
+// --max-attempts (no waiting) and an origin whose breaker opens: fetch ends with the last
+// real answer, exit 22, says that the breaker stopped it, and announces no retry it will
+// not make.
+void tst_Fetch::namesTheBreakerThatStoppedIt()
+{
+    QList<CannedResponse> answers;
+    for (int i = 0; i < 20; ++i)
+        answers.append({ 503, "busy", {} });
+    CannedServer server(answers);
+    QVERIFY(server.start());
+    FetchOptions options;
+    options.url = QUrl(server.url(QStringLiteral("/api/entries.json")));
+    options.policy.maxAttempts = 20;
+    options.policy.maxConnectivityAttempts = 20;
+    options.policy.waitForConnectivity = false;
+    options.policy.initialDelayMs = 1;
+    options.policy.maxDelayMs = 1;
+    Fetcher fetcher(options);
+    KeepTrying::CircuitBreaker::Settings settings;
+    settings.consecutiveFailures = 3;
+    settings.breakDurationMs = 60000;
+    fetcher.manager()->circuitBreaker()->setSettings(settings);
+    QStringList lines;
+    fetcher.setLineHandler([&lines](const QString &line) { lines.append(line); });
+    QSignalSpy finished(&fetcher, &Fetcher::finished);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("open for 60000 ms")));
+    QVERIFY(fetcher.start());
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(finished.first().first().toInt(), 22);
+    QCOMPARE(server.requests().size(), 3);
+    QCOMPARE(lines.filter(QRegularExpression(QStringLiteral("^retry \\d+ in "))).size(), 2);
+    QVERIFY2(lines.last().contains(QLatin1String("HTTP 503")) &&
+                 lines.last().contains(QLatin1String("circuit breaker")),
+             qPrintable(lines.join(QLatin1Char('\n'))));
 }
 
 void tst_Fetch::outputFile()

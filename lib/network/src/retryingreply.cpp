@@ -56,6 +56,43 @@ QByteArray methodOf(QNetworkAccessManager::Operation op, const QNetworkRequest &
     return QByteArray();
 }
 
+// The error Qt gives a finished reply with this status, for an answer cut short by the
+// deadline before Qt could say.
+QNetworkReply::NetworkError errorForStatus(int status)
+{
+    switch (status) {
+    case 500:
+        return QNetworkReply::InternalServerError;
+    case 501:
+        return QNetworkReply::OperationNotImplementedError;
+    case 503:
+        return QNetworkReply::ServiceUnavailableError;
+    default:
+        return status >= 500 ? QNetworkReply::UnknownServerError
+                             : QNetworkReply::UnknownContentError;
+    }
+}
+
+// RFC 9112 §6.3: Content-Length is one non-negative decimal number; copies of one field
+// (Qt joins them with ", ") must agree. Absent is valid.
+bool hasValidContentLength(const QNetworkReply *reply)
+{
+    if (!reply->hasRawHeader("Content-Length"))
+        return true;
+    const QList<QByteArray> values = reply->rawHeader("Content-Length").split(',');
+    QByteArray first;
+    for (const QByteArray &raw : values) {
+        const QByteArray value = raw.trimmed();
+        if (value.isEmpty() || value.size() > 18 ||
+            !std::all_of(value.cbegin(), value.cend(), [](char c) { return c >= '0' && c <= '9'; }))
+            return false;
+        if (!first.isEmpty() && value != first)
+            return false;
+        first = value;
+    }
+    return true;
+}
+
 // The validator of a response as If-Range wants it (RFC 9110 §13.1.5): a strong ETag, else
 // Last-Modified.
 QByteArray validatorOf(const QNetworkReply *reply)
@@ -424,9 +461,8 @@ void RetryingReplyPrivate::startAttempt()
     pendingServerRetry = false;
     if (!unpark())
         return;
-    // Only now is the last failed answer superseded: a deadline during any wait above
-    // still delivers it.
-    releaseAttempt(held);
+    // The last failed answer stays until a newer one arrives: a deadline during any wait
+    // above, or before this attempt's response, still delivers it.
 
     ++attempt;
     mode = Mode::Undecided;
@@ -737,6 +773,7 @@ void RetryingReplyPrivate::onMetaDataChanged()
     const int status = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status <= 0)
         return; // Qt announces failed connections too: nothing to decide or forward yet
+    releaseAttempt(held); // a newer answer supersedes the last one kept
     const FaultClass fault = policy.classify(QNetworkReply::NoError, status);
     // The server has answered: the window counts requests it is working on, not bodies on
     // their way. A long download or an event stream must not hold a slot (with a window of
@@ -1013,6 +1050,18 @@ void RetryingReplyPrivate::onFinished()
                               "on it (an Idempotency-Key makes it safe to retry)")
                 .arg(QString::fromLatin1(method));
     }
+    if (outcome.error == QNetworkReply::NoError && mode == Mode::Forwarding &&
+        (outcome.httpStatus < 200 || !hasValidContentLength(current))) {
+        // Qt 6.4 takes an informational response (103 Early Hints) for the answer, losing the
+        // real one, and reads a Content-Length that is not one number as none. Both are
+        // framing errors a retry does not mend (RFC 9112 §6.3): never a success.
+        outcome.error = QNetworkReply::ProtocolFailure;
+        outcome.errorString = outcome.httpStatus < 200
+            ? RetryingReply::tr("The server sent only an informational response (%1)")
+                  .arg(outcome.httpStatus)
+            : RetryingReply::tr("The response's Content-Length is not valid: %1")
+                  .arg(QString::fromLatin1(current->rawHeader("Content-Length")));
+    }
     if (outcome.error == QNetworkReply::NoError && mode == Mode::Forwarding && attemptEnd >= 0) {
         // Qt can end a body cut short without an error (on a kept-alive connection reset
         // mid-body): a body shorter than its Content-Length or Content-Range is a broken
@@ -1200,8 +1249,29 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
         std::min(delay, retryAfter >= 0 ? retryAfterCap : std::max<qint64>(0, policy.maxDelayMs));
 
     const QString reason = describe(context.error, context.httpStatus);
-    if (policy.deadlineMs > 0 && delay >= policy.deadlineMs - elapsed.elapsed()) {
-        // Waiting would end past the deadline: stop now rather than sleep to fail.
+    const qint64 left = policy.deadlineMs - elapsed.elapsed();
+    if (policy.deadlineMs > 0 && delay >= left && retryAfter < 0) {
+        // Our own backoff would end past the deadline: shorten it, so that one more attempt
+        // still starts before the deadline with as long as the last one took.
+        const qint64 lastAttemptMs = attemptClock.isValid() ? attemptClock.elapsed() : 0;
+        if (left - lastAttemptMs > 0)
+            delay = left - lastAttemptMs - 1;
+    }
+    const bool mayWait = policy.waitForConnectivity || policy.deadlineMs > 0;
+    if (breaker && !mayWait && breaker->state(originKey) == CircuitBreaker::Open &&
+        breaker->msUntilProbe(request.url()) > delay) {
+        // The breaker would refuse this retry: end with the answer we have rather than
+        // announce a retry that cannot come.
+        Outcome outcome;
+        outcome.error = context.error;
+        outcome.httpStatus = context.httpStatus;
+        outcome.errorString = current ? current->errorString() : QString();
+        finish(outcome, true, QStringLiteral("circuit breaker open"));
+        return;
+    }
+    if (policy.deadlineMs > 0 && delay >= left) {
+        // Waiting would end past the deadline (a Retry-After beyond it, or no time left for
+        // an attempt): stop now rather than sleep to fail.
         Outcome outcome;
         outcome.error = context.error;
         outcome.httpStatus = context.httpStatus;
@@ -1221,6 +1291,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
 
     // Keep a held error response: if the deadline strikes while we wait, it is the answer.
     if (current && mode == Mode::Holding) {
+        releaseAttempt(held);
         held = current;
         QObject::disconnect(held, nullptr, q, nullptr);
         current = nullptr;
@@ -1258,6 +1329,22 @@ void RetryingReplyPrivate::onDeadline()
     outcome.errorString = RetryingReply::tr("The deadline of %1 ms passed after %2 attempts")
                               .arg(policy.deadlineMs)
                               .arg(attempt);
+    if (current && mode == Mode::Holding) {
+        // The newest answer is still arriving: it is the answer, with what came of its body.
+        outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        outcome.error = errorForStatus(outcome.httpStatus);
+        outcome.errorString = RetryingReply::tr("The deadline of %1 ms passed while the server "
+                                                "answered %2")
+                                  .arg(policy.deadlineMs)
+                                  .arg(outcome.httpStatus);
+        QObject::disconnect(current, nullptr, q_func(), nullptr);
+        abortingCurrent = true;
+        current->abort(); // the caller gets the held part of its body, nothing more
+        finish(outcome, true, QStringLiteral("deadline"));
+        return;
+    }
+    if (held)
+        releaseAttempt(current); // no newer answer yet: the last one is the answer
     finishWithLastAnswer(outcome, QStringLiteral("deadline"));
 }
 
