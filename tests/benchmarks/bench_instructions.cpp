@@ -6,11 +6,12 @@
 // valgrind --tool=callgrind, the server in a process of its own so that its instructions are
 // not counted. Only the measured loop is instrumented (CALLGRIND_START_INSTRUMENTATION /
 // CALLGRIND_STOP_INSTRUMENTATION around it, after a warm-up): start-up, the warm-up and
-// shutdown cost nothing. Prints the instructions (callgrind's Ir) per request, the ratio
-// ours/plain per scenario, and last `RESULT overhead_instructions_ratio X` (the worst).
+// shutdown cost nothing. Each client runs in 3 rounds, interleaved, and counts as the median.
+// Prints the instructions (callgrind's Ir) per request, the ratio ours/plain per scenario,
+// and last `RESULT overhead_instructions_ratio X` (the worst).
 //
-//   bench_instructions [--quick] [--requests N] [--download-mib N] [--keep DIR]
-//                      [--valgrind PATH]
+//   bench_instructions [--quick] [--rounds N] [--requests N] [--download-mib N]
+//                      [--keep DIR] [--valgrind PATH]
 //
 // The same executable plays the other roles, started by the driver above:
 //   bench_instructions --server        the loopback BenchServer; first line "listening on URL";
@@ -148,23 +149,32 @@ struct Scenario
     QString title; // what the table says
     int requests; // per run (the divisor)
     qint64 bytes; // of the download, else 0
-    qint64 plainIr = -1;
-    qint64 retryingIr = -1;
+    std::vector<qint64> plainIr = {}; // one count per round
+    std::vector<qint64> retryingIr = {};
 };
 
-int runDriver(const QCommandLineParser &parser, const QCommandLineOption &quickOption,
-              const QCommandLineOption &requestsOption, const QCommandLineOption &mibOption,
-              const QCommandLineOption &keepOption, const QCommandLineOption &valgrindOption)
+qint64 median(std::vector<qint64> values)
 {
-    const bool quick = parser.isSet(quickOption);
-    const int requests = parser.isSet(requestsOption)
-        ? std::max(1, parser.value(requestsOption).toInt())
-        : (quick ? 100 : 500);
-    const qint64 mib =
-        parser.isSet(mibOption) ? std::max(1, parser.value(mibOption).toInt()) : (quick ? 8 : 64);
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
 
-    const QString valgrind = parser.isSet(valgrindOption)
-        ? parser.value(valgrindOption)
+struct DriverOptions
+{
+    int requests = 500;
+    qint64 mib = 64;
+    int rounds = 3;
+    QString keepDir; // empty: a temporary directory
+    QString valgrind; // empty: from PATH
+};
+
+int runDriver(const DriverOptions &options)
+{
+    const int requests = options.requests;
+    const qint64 mib = options.mib;
+    const QString valgrind = !options.valgrind.isEmpty()
+        ? options.valgrind
         : QStandardPaths::findExecutable(QStringLiteral("valgrind"));
     if (valgrind.isEmpty()) {
         std::fprintf(stderr,
@@ -174,7 +184,7 @@ int runDriver(const QCommandLineParser &parser, const QCommandLineOption &quickO
     }
 
     QTemporaryDir temporary;
-    const QString outDir = parser.isSet(keepOption) ? parser.value(keepOption) : temporary.path();
+    const QString outDir = !options.keepDir.isEmpty() ? options.keepDir : temporary.path();
     if (!QDir().mkpath(outDir)) {
         std::fprintf(stderr, "bench_instructions: cannot create %s\n", qPrintable(outDir));
         return 1;
@@ -209,51 +219,57 @@ int runDriver(const QCommandLineParser &parser, const QCommandLineOption &quickO
     environment.remove(QStringLiteral("KEEPTRYING_SIMULATE_OFFLINE")); // would wait forever
 
     int failures = 0;
-    for (Scenario &s : scenarios) {
-        for (const QString &manager : { QStringLiteral("plain"), QStringLiteral("retrying") }) {
-            const QString outFile =
-                QDir(outDir).filePath(QStringLiteral("callgrind.%1.%2.out").arg(s.key, manager));
-            QFile::remove(outFile);
-            QStringList arguments = { QStringLiteral("--tool=callgrind"),
-                                      QStringLiteral("-q"),
-                                      QStringLiteral("--instr-atstart=no"),
-                                      QStringLiteral("--callgrind-out-file=") + outFile,
-                                      self,
-                                      QStringLiteral("--client"),
-                                      s.key,
-                                      QStringLiteral("--manager"),
-                                      manager,
-                                      QStringLiteral("--url"),
-                                      url,
-                                      QStringLiteral("--requests"),
-                                      QString::number(s.requests),
-                                      QStringLiteral("--bytes"),
-                                      QString::number(s.bytes) };
-            std::fprintf(stderr, "measuring %s, %s ...\n", qPrintable(s.title),
-                         qPrintable(manager));
-            QProcess client;
-            client.setProcessEnvironment(environment);
-            client.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-            client.start(valgrind, arguments);
-            const bool finished = client.waitForFinished(20 * 60 * 1000);
-            const QByteArray output = client.readAllStandardOutput();
-            if (!finished || client.exitStatus() != QProcess::NormalExit ||
-                client.exitCode() != 0 || !output.contains("ok ")) {
-                std::fprintf(stderr, "bench_instructions: the %s client of %s failed\n",
-                             qPrintable(manager), qPrintable(s.key));
-                client.kill();
-                client.waitForFinished();
-                ++failures;
-                continue;
+    // Rounds interleave the runs; each count is the median of its rounds. A count moves by
+    // about half a per cent from run to run: how Qt's network thread and the event loop
+    // interleave under valgrind, and so how many wake-ups and queued calls a reply takes,
+    // still depends on timing.
+    for (int round = 0; round < options.rounds; ++round) {
+        for (Scenario &s : scenarios) {
+            for (const QString &manager : { QStringLiteral("plain"), QStringLiteral("retrying") }) {
+                const QString outFile = QDir(outDir).filePath(
+                    QStringLiteral("callgrind.%1.%2.%3.out").arg(s.key, manager).arg(round + 1));
+                QFile::remove(outFile);
+                QStringList arguments = { QStringLiteral("--tool=callgrind"),
+                                          QStringLiteral("-q"),
+                                          QStringLiteral("--instr-atstart=no"),
+                                          QStringLiteral("--callgrind-out-file=") + outFile,
+                                          self,
+                                          QStringLiteral("--client"),
+                                          s.key,
+                                          QStringLiteral("--manager"),
+                                          manager,
+                                          QStringLiteral("--url"),
+                                          url,
+                                          QStringLiteral("--requests"),
+                                          QString::number(s.requests),
+                                          QStringLiteral("--bytes"),
+                                          QString::number(s.bytes) };
+                std::fprintf(stderr, "round %d of %d: %s, %s ...\n", round + 1, options.rounds,
+                             qPrintable(s.title), qPrintable(manager));
+                QProcess client;
+                client.setProcessEnvironment(environment);
+                client.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+                client.start(valgrind, arguments);
+                const bool finished = client.waitForFinished(20 * 60 * 1000);
+                const QByteArray output = client.readAllStandardOutput();
+                if (!finished || client.exitStatus() != QProcess::NormalExit ||
+                    client.exitCode() != 0 || !output.contains("ok ")) {
+                    std::fprintf(stderr, "bench_instructions: the %s client of %s failed\n",
+                                 qPrintable(manager), qPrintable(s.key));
+                    client.kill();
+                    client.waitForFinished();
+                    ++failures;
+                    continue;
+                }
+                const qint64 ir = instructionsIn(outFile);
+                if (ir <= 0) {
+                    std::fprintf(stderr, "bench_instructions: no instruction count in %s\n",
+                                 qPrintable(outFile));
+                    ++failures;
+                    continue;
+                }
+                (manager == QLatin1String("plain") ? s.plainIr : s.retryingIr).push_back(ir);
             }
-            const qint64 ir = instructionsIn(outFile);
-            if (ir <= 0) {
-                std::fprintf(stderr, "bench_instructions: no instruction count in %s\n",
-                             qPrintable(outFile));
-                ++failures;
-                continue;
-            }
-            (manager == QLatin1String("plain") ? s.plainIr : s.retryingIr) = ir;
         }
     }
 
@@ -265,21 +281,28 @@ int runDriver(const QCommandLineParser &parser, const QCommandLineOption &quickO
     if (failures > 0)
         return 1;
 
-    std::printf("%-26s %10s %16s %16s %8s\n", "scenario", "requests", "Qt Ir/request",
-                "KT Ir/request", "ratio");
+    std::printf("%-26s %10s %16s %16s %8s %8s\n", "scenario", "requests", "Qt Ir/request",
+                "KT Ir/request", "ratio", "spread");
     double worst = 0;
     for (const Scenario &s : scenarios) {
-        const double plain = double(s.plainIr) / s.requests;
-        const double retrying = double(s.retryingIr) / s.requests;
+        const double plain = double(median(s.plainIr)) / s.requests;
+        const double retrying = double(median(s.retryingIr)) / s.requests;
         const double ratio = retrying / plain;
         worst = std::max(worst, ratio);
-        std::printf("%-26s %10d %16.0f %16.0f %8.3f\n", qPrintable(s.title), s.requests, plain,
-                    retrying, ratio);
+        // The widest range of one manager's rounds, relative to its median.
+        double spread = 0;
+        for (const std::vector<qint64> *counts : { &s.plainIr, &s.retryingIr }) {
+            const auto [low, high] = std::minmax_element(counts->begin(), counts->end());
+            spread = std::max(spread, double(*high - *low) / double(median(*counts)));
+        }
+        std::printf("%-26s %10d %16.0f %16.0f %8.3f %7.1f%%\n", qPrintable(s.title), s.requests,
+                    plain, retrying, ratio, 100 * spread);
     }
     std::printf("instructions counted by callgrind in the client only, measured loop only "
-                "(after a warm-up); %d in flight for the parallel GETs\n",
-                kParallel);
-    if (parser.isSet(keepOption))
+                "(after a warm-up); %d in flight for the parallel GETs; median of %d rounds, "
+                "spread: (max - min) / median of a manager's rounds\n",
+                kParallel, options.rounds);
+    if (!options.keepDir.isEmpty())
         std::printf("callgrind output kept in %s\n", qPrintable(outDir));
     std::printf("RESULT overhead_instructions_ratio %.3f\n", worst);
     return 0;
@@ -295,7 +318,10 @@ int main(int argc, char **argv)
         QStringLiteral("Overhead of RetryingNetworkAccessManager in instructions (callgrind)"));
     parser.addHelpOption();
     QCommandLineOption quickOption(QStringLiteral("quick"),
-                                   QStringLiteral("100 requests and an 8 MiB download."));
+                                   QStringLiteral("100 requests, an 8 MiB download, one round."));
+    QCommandLineOption roundsOption(QStringLiteral("rounds"),
+                                    QStringLiteral("Runs of each client, median (default 3)."),
+                                    QStringLiteral("N"));
     QCommandLineOption requestsOption(QStringLiteral("requests"),
                                       QStringLiteral("GETs per scenario (default 500)."),
                                       QStringLiteral("N"));
@@ -322,8 +348,9 @@ int main(int argc, char **argv)
     QCommandLineOption bytesOption(QStringLiteral("bytes"),
                                    QStringLiteral("The client's download size."),
                                    QStringLiteral("N"));
-    parser.addOptions({ quickOption, requestsOption, mibOption, keepOption, valgrindOption,
-                        serverOption, clientOption, managerOption, urlOption, bytesOption });
+    parser.addOptions({ quickOption, roundsOption, requestsOption, mibOption, keepOption,
+                        valgrindOption, serverOption, clientOption, managerOption, urlOption,
+                        bytesOption });
     parser.process(app);
 
     if (parser.isSet(serverOption))
@@ -336,5 +363,16 @@ int main(int argc, char **argv)
                          std::max(1, parser.value(requestsOption).toInt()),
                          parser.value(bytesOption).toLongLong());
     }
-    return runDriver(parser, quickOption, requestsOption, mibOption, keepOption, valgrindOption);
+    const bool quick = parser.isSet(quickOption);
+    DriverOptions options;
+    options.requests = parser.isSet(requestsOption)
+        ? std::max(1, parser.value(requestsOption).toInt())
+        : (quick ? 100 : 500);
+    options.mib =
+        parser.isSet(mibOption) ? std::max(1, parser.value(mibOption).toInt()) : (quick ? 8 : 64);
+    options.rounds = parser.isSet(roundsOption) ? std::max(1, parser.value(roundsOption).toInt())
+                                                : (quick ? 1 : 3);
+    options.keepDir = parser.value(keepOption);
+    options.valgrind = parser.value(valgrindOption);
+    return runDriver(options);
 }
