@@ -7,6 +7,7 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include "benchserver.h"
+#include "benchworkloads.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
@@ -35,61 +36,6 @@ double median(std::vector<double> values)
     std::sort(values.begin(), values.end());
     const size_t n = values.size();
     return n == 0 ? 0 : (n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2);
-}
-
-void sequentialGets(QNetworkAccessManager &manager, const QUrl &url, int count)
-{
-    QEventLoop loop;
-    for (int i = 0; i < count; ++i) {
-        QNetworkReply *reply = manager.get(QNetworkRequest(url));
-        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (reply->readAll().size() != 64)
-            qFatal("unexpected body");
-        delete reply;
-    }
-}
-
-void concurrentGets(QNetworkAccessManager &manager, const QUrl &url, int count, int parallel)
-{
-    QEventLoop loop;
-    int started = 0;
-    int done = 0;
-    std::function<void()> startOne = [&] {
-        QNetworkReply *reply = manager.get(QNetworkRequest(url));
-        ++started;
-        QObject::connect(reply, &QNetworkReply::finished, &loop, [&, reply] {
-            if (reply->readAll().size() != 64)
-                qFatal("unexpected body");
-            reply->deleteLater();
-            if (++done == count)
-                loop.quit();
-            else if (started < count)
-                startOne();
-        });
-    };
-    for (int i = 0; i < parallel && i < count; ++i)
-        startOne();
-    loop.exec();
-}
-
-void streamedDownload(QNetworkAccessManager &manager, const QUrl &url, qint64 bytes)
-{
-    QEventLoop loop;
-    qint64 received = 0;
-    QNetworkReply *reply = manager.get(QNetworkRequest(url));
-    QObject::connect(reply, &QNetworkReply::readyRead, reply, [&] {
-        char buffer[64 * 1024];
-        qint64 n;
-        while ((n = reply->read(buffer, sizeof buffer)) > 0)
-            received += n;
-    });
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    received += reply->readAll().size();
-    if (received != bytes)
-        qFatal("download incomplete: %lld of %lld", received, bytes);
-    delete reply;
 }
 
 Sample measure(const std::function<void(QNetworkAccessManager &)> &work, bool retrying)
