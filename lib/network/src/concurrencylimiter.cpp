@@ -1,5 +1,4 @@
 #include "concurrencylimiter_p.h"
-#include "retryingreply_p.h"
 
 #include <algorithm>
 
@@ -89,7 +88,7 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 du
     }
     if (holdMs > 0) {
         // The slot stays counted in flight until then.
-        const qint64 until = m_clock.elapsed() + holdMs;
+        const qint64 until = now() + holdMs;
         o.holds.push_back(until);
         if (!m_holdTimer.isActive() || m_holdTimer.remainingTime() > holdMs)
             m_holdTimer.start(int(holdMs));
@@ -101,11 +100,11 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 du
 
 void ConcurrencyLimiter::releaseHolds()
 {
-    const qint64 now = m_clock.elapsed();
+    const qint64 nowMs = now();
     qint64 next = -1;
     for (Origin &o : m_origins) {
         bool freed = false;
-        while (!o.holds.empty() && o.holds.front() <= now) {
+        while (!o.holds.empty() && o.holds.front() <= nowMs) {
             o.holds.pop_front();
             o.inFlight = std::max(0, o.inFlight - 1);
             freed = true;
@@ -116,13 +115,13 @@ void ConcurrencyLimiter::releaseHolds()
             grantWaiting(o);
     }
     if (next >= 0)
-        m_holdTimer.start(int(std::max<qint64>(1, next - now)));
+        m_holdTimer.start(int(std::max<qint64>(1, next - nowMs)));
 }
 
 void ConcurrencyLimiter::grantWaiting(Origin &o)
 {
     while (!o.waiters.empty() && (!enabled || o.inFlight < o.window())) {
-        RetryingReplyPrivate *next = o.waiters.front();
+        Waiter *next = o.waiters.front();
         o.waiters.pop_front();
         ++o.inFlight; // reserved for it
         next->slotGranted();
@@ -144,7 +143,12 @@ bool ConcurrencyLimiter::isProven(const QString &key) const
     return it != m_origins.constEnd() && it->proven;
 }
 
-void ConcurrencyLimiter::wait(const QString &key, RetryingReplyPrivate *waiter)
+void ConcurrencyLimiter::setClock(std::function<qint64()> nowMs)
+{
+    m_now = std::move(nowMs);
+}
+
+void ConcurrencyLimiter::wait(const QString &key, Waiter *waiter)
 {
     Origin &o = origin(key);
     if (std::find(o.waiters.begin(), o.waiters.end(), waiter) == o.waiters.end())
@@ -152,7 +156,7 @@ void ConcurrencyLimiter::wait(const QString &key, RetryingReplyPrivate *waiter)
     grantWaiting(o);
 }
 
-void ConcurrencyLimiter::cancelWait(const QString &key, RetryingReplyPrivate *waiter)
+void ConcurrencyLimiter::cancelWait(const QString &key, Waiter *waiter)
 {
     const auto it = m_origins.find(key);
     if (it == m_origins.end())

@@ -7,10 +7,9 @@
 #include <QtCore/QTimer>
 
 #include <deque>
+#include <functional>
 
 namespace KeepTrying {
-
-class RetryingReplyPrivate;
 
 // How many attempts may be in flight to one origin, adapted like TCP's congestion window:
 // - an origin not yet seen alive (never contacted, or unreachable since) gets one attempt at
@@ -35,6 +34,15 @@ class ConcurrencyLimiter
 public:
     enum class Outcome { Answered, Overloaded, Unreachable, Neutral };
 
+    // Told when a slot it waited for is its own (from inside another attempt's end: it must
+    // not start its attempt on that stack).
+    class Waiter
+    {
+    public:
+        virtual ~Waiter() = default;
+        virtual void slotGranted() = 0;
+    };
+
     int initialLimit = 6; // Qt runs at most six HTTP/1.1 connections per host anyway
     int minimumLimit = 1;
     int maximumLimit = 256;
@@ -51,9 +59,12 @@ public:
     void connected(const QString &origin);
     // Whether the origin has been seen alive since it was last unreachable.
     bool isProven(const QString &origin) const;
-    void wait(const QString &origin, RetryingReplyPrivate *waiter);
-    void cancelWait(const QString &origin, RetryingReplyPrivate *waiter);
+    void wait(const QString &origin, Waiter *waiter);
+    void cancelWait(const QString &origin, Waiter *waiter);
     double limit(const QString &origin) const;
+    // The time source for round trips and held slots, in milliseconds (tests); the default is
+    // a monotonic clock. The hold timer still runs on real time.
+    void setClock(std::function<qint64()> nowMs);
 
 private:
     struct Origin
@@ -65,14 +76,16 @@ private:
         bool proven = false;
         double srttMs = -1; // smoothed duration of answered attempts; -1: none yet
         std::deque<qint64> holds; // when slots held after overload answers come free
-        std::deque<RetryingReplyPrivate *> waiters;
+        std::deque<Waiter *> waiters;
         int window() const { return proven && probation == 0 ? int(limit) : 1; }
     };
     Origin &origin(const QString &key);
     void grantWaiting(Origin &o);
     void releaseHolds();
 
+    qint64 now() const { return m_now ? m_now() : m_clock.elapsed(); }
     QElapsedTimer m_clock;
+    std::function<qint64()> m_now;
     QTimer m_holdTimer;
     QHash<QString, Origin> m_origins;
     bool enabled = true;

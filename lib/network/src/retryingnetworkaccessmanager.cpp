@@ -6,6 +6,7 @@
 
 #include "logging_p.h"
 #include "retryingnetworkaccessmanager_p.h"
+#include "retryingreply_p.h"
 
 namespace KeepTrying {
 
@@ -14,6 +15,41 @@ QNetworkReply *RetryingNetworkAccessManagerPrivate::createAttempt(
 {
     Q_Q(RetryingNetworkAccessManager);
     return q->QNetworkAccessManager::createRequest(op, request, outgoingData);
+}
+
+void RetryingNetworkAccessManagerPrivate::attemptStarted(RetryingReply *reply, int attempt)
+{
+    Q_Q(RetryingNetworkAccessManager);
+    ++statistics.attempts;
+    Q_EMIT q->attemptStarted(reply, attempt);
+}
+
+void RetryingNetworkAccessManagerPrivate::retryScheduled(RetryingReply *reply, int attempt,
+                                                         qint64 delayMs, const QString &reason)
+{
+    Q_Q(RetryingNetworkAccessManager);
+    ++statistics.retries;
+    Q_EMIT q->retryScheduled(reply, attempt, delayMs, reason);
+}
+
+void RetryingNetworkAccessManagerPrivate::waitingForConnectivity(RetryingReply *reply, bool waiting)
+{
+    Q_Q(RetryingNetworkAccessManager);
+    Q_EMIT q->waitingForConnectivity(reply, waiting);
+}
+
+void RetryingNetworkAccessManagerPrivate::gaveUp(RetryingReply *reply, const QString &reason)
+{
+    Q_Q(RetryingNetworkAccessManager);
+    Q_EMIT q->gaveUp(reply, reason);
+}
+
+void RetryingNetworkAccessManagerPrivate::ended(bool succeeded, bool gaveUp, qint64 latencyMs)
+{
+    succeeded ? ++statistics.succeeded : ++statistics.failed;
+    if (gaveUp)
+        ++statistics.gaveUp;
+    statistics.totalLatencyMs += latencyMs;
 }
 
 RetryingNetworkAccessManager::RetryingNetworkAccessManager(QObject *parent)
@@ -154,7 +190,7 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
     if (autoDeleteReplies() &&
         !outer.attribute(QNetworkRequest::AutoDeleteReplyOnFinishAttribute).isValid())
         outer.setAttribute(QNetworkRequest::AutoDeleteReplyOnFinishAttribute, true);
-    return new RetryingReply(this, op, outer, outgoingData, policy);
+    return new RetryingReplyImpl(d, op, outer, outgoingData, policy);
 }
 
 } // namespace KeepTrying

@@ -22,6 +22,14 @@ public:
     QNetworkReply *createAttempt(QNetworkAccessManager::Operation op,
                                  const QNetworkRequest &request, QIODevice *outgoingData);
 
+    // What a reply reports of its request: the manager keeps the statistics and emits its
+    // own signals (each may end in a slot that deletes the reply).
+    void attemptStarted(RetryingReply *reply, int attempt);
+    void retryScheduled(RetryingReply *reply, int attempt, qint64 delayMs, const QString &reason);
+    void waitingForConnectivity(RetryingReply *reply, bool waiting);
+    void gaveUp(RetryingReply *reply, const QString &reason);
+    void ended(bool succeeded, bool gaveUp, qint64 latencyMs);
+
     RetryingNetworkAccessManager *q_ptr;
     RetryPolicy policy;
     RetryStatistics statistics;

@@ -4,6 +4,7 @@
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingreply.h>
 
+#include "attemptgate_p.h"
 #include "concurrencylimiter_p.h"
 #include "contentrange_p.h"
 #include "logging_p.h"
@@ -105,17 +106,24 @@ QByteArray validatorOf(const QNetworkReply *reply)
 
 } // namespace
 
-RetryingReply::RetryingReply(RetryingNetworkAccessManager *manager,
+RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
                              QNetworkAccessManager::Operation op, const QNetworkRequest &request,
                              QIODevice *outgoingData, const RetryPolicy &policy)
-    : QNetworkReply(manager), d_ptr(new RetryingReplyPrivate(this))
+    : QNetworkReply(owner->q_func()), d_ptr(new RetryingReplyPrivate(this))
 {
     Q_D(RetryingReply);
+    RetryingNetworkAccessManager *manager = owner->q_func();
     d->manager = manager;
+    d->managerPrivate = owner;
     d->reachability = manager->reachability();
-    d->breaker = manager->circuitBreaker();
-    d->originKey = Reachability::originOf(request.url());
-    d->budget = manager->retryBudget();
+    AttemptGate::Monitors monitors;
+    monitors.reachability = manager->reachability();
+    monitors.breaker = manager->circuitBreaker();
+    monitors.budget = manager->retryBudget();
+    monitors.limiter = &owner->limiter;
+    monitors.limiterOwner = manager;
+    d->gate.emplace(this, monitors, [d] { d->startAttempt(); });
+    d->gate->setTarget(request.url(), policy);
     d->operation = op;
     d->request = request;
     d->method = methodOf(op, request);
@@ -171,9 +179,12 @@ void RetryingReply::timerEvent(QTimerEvent *event)
 {
     Q_D(RetryingReply);
     const int id = event->timerId();
+    if (d->gate && d->gate->handleTimer(id))
+        return; // the gate's wait is over: it asked for the next attempt
     if (id == d->retryTimer.timerId()) {
         d->retryTimer.stop();
-        if (d->setWaiting(false))
+        d->state = RetryingReplyPrivate::State::Idle; // backoff over: to the gate
+        if (d->syncWaitSignals())
             d->startAttempt();
     } else if (id == d->deadlineTimer.timerId()) {
         d->deadlineTimer.stop();
@@ -181,9 +192,9 @@ void RetryingReply::timerEvent(QTimerEvent *event)
     } else if (id == d->offlineTimer.timerId()) {
         d->offlineTimer.stop();
         d->onSimulatedOfflineAttempt();
-    } else if (id == d->staggerTimer.timerId()) {
-        d->staggerTimer.stop();
-        d->startAttempt(); // parks again if the origin went away during the stagger
+    } else if (id == d->hopTimer.timerId()) {
+        d->hopTimer.stop();
+        d->startAttempt(); // the next hop of a redirect
     } else {
         QNetworkReply::timerEvent(event);
     }
@@ -195,13 +206,8 @@ RetryingReply::~RetryingReply()
     d->retryTimer.stop();
     d->deadlineTimer.stop();
     d->offlineTimer.stop();
-    d->staggerTimer.stop();
-    if (d->holdsProbe && d->breaker)
-        d->breaker->releaseProbe(d->originKey);
-    if (ConcurrencyLimiter *limiter = d->limiter()) {
-        limiter->cancelWait(d->originKey, d);
-        d->releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
-    }
+    d->hopTimer.stop();
+    d->gate.reset(); // gives back what it holds, stops any wait
     // A running attempt is cancelled; nothing of it may reach us any more. It is deleted
     // later, never here: this reply may be deleted from a slot of one of the attempt's own
     // signals (readyRead, downloadProgress), and Qt goes on using the attempt after the
@@ -229,13 +235,13 @@ int RetryingReply::attemptCount() const
 bool RetryingReply::isWaitingForConnectivity() const
 {
     Q_D(const RetryingReply);
-    return d->parked;
+    return d->waitingForConnectivity;
 }
 
 bool RetryingReply::isWaitingToRetry() const
 {
     Q_D(const RetryingReply);
-    return d->waiting;
+    return d->waitingToRetry;
 }
 
 RetryPolicy RetryingReply::retryPolicy() const
@@ -250,142 +256,43 @@ QByteArray RetryingReply::idempotencyKey() const
     return d->idempotencyKey;
 }
 
-bool RetryingReplyPrivate::setWaiting(bool value)
+bool RetryingReplyPrivate::syncWaitSignals()
 {
     Q_Q(RetryingReply);
-    if (waiting == value)
-        return true;
-    waiting = value;
+    // Both properties follow from the state and the gate's wait; say each change once,
+    // ends before starts. Any signal may end in a slot that deletes this reply.
+    const AttemptGate::Wait wait = gate ? gate->waiting() : AttemptGate::Wait::None;
+    const bool toRetry = state == State::BackingOff ||
+        (state == State::WaitingForGate &&
+         (wait == AttemptGate::Wait::Breaker || wait == AttemptGate::Wait::Budget));
+    const bool forConnectivity =
+        state == State::WaitingForGate && wait == AttemptGate::Wait::Connectivity;
     const QPointer<RetryingReply> alive(q);
-    Q_EMIT q->waitingToRetryChanged(value);
-    return alive;
-}
-
-bool RetryingReplyPrivate::park(ParkReason reason)
-{
-    Q_Q(RetryingReply);
-    if (parked) {
-        if (reason == parkReason) {
-            // Still waiting: the backend may have gone Offline anew meanwhile.
-            if (reason == ParkReason::Connectivity)
-                reachability->watch(request.url());
-            return true;
+    for (bool starting : { false, true }) {
+        if (waitingForConnectivity != forConnectivity && forConnectivity == starting) {
+            waitingForConnectivity = forConnectivity;
+            if (starting) {
+                qCInfo(lcNetwork).nospace()
+                    << method << ' ' << loggableUrl(request.url()) << " waits for connectivity";
+            }
+            Q_EMIT q->waitingForConnectivityChanged(starting);
+            if (alive && owner())
+                owner()->waitingForConnectivity(q, starting);
+            if (!alive)
+                return false;
         }
-        if (!unpark()) // the reason changed: say so
-            return false;
+        if (waitingToRetry != toRetry && toRetry == starting) {
+            waitingToRetry = toRetry;
+            if (starting && wait == AttemptGate::Wait::Breaker) {
+                qCInfo(lcNetwork).nospace() << method << ' ' << loggableUrl(request.url())
+                                            << " waits behind the open circuit breaker";
+            }
+            Q_EMIT q->waitingToRetryChanged(starting);
+            if (!alive)
+                return false;
+        }
     }
-    parked = true;
-    parkReason = reason;
-    if (reason == ParkReason::Limit) {
-        // Queued quietly: this is ordinary pacing, nothing a user needs to hear about.
-        if (ConcurrencyLimiter *l = limiter())
-            l->wait(originKey, this);
-        return true;
-    }
-    qCInfo(lcNetwork).nospace() << method << ' ' << loggableUrl(request.url())
-                                << (reason == ParkReason::Connectivity
-                                        ? " waits for connectivity"
-                                        : " waits behind the open circuit breaker");
-    const auto check = [this] { checkParked(); };
-    parkConnections[0] = QObject::connect(reachability, &Reachability::stateChanged, q, check);
-    parkConnections[1] =
-        QObject::connect(reachability, &Reachability::originReachabilityChanged, q, check);
-    parkConnections[2] =
-        QObject::connect(reachability, &Reachability::simulatedOfflineChanged, q, check);
-    // A shared monitor deleted while we wait no longer holds us back.
-    parkConnections[5] = QObject::connect(reachability, &QObject::destroyed, q, check);
-    if (breaker) {
-        parkConnections[3] = QObject::connect(breaker, &CircuitBreaker::stateChanged, q, check);
-        parkConnections[4] = QObject::connect(breaker, &CircuitBreaker::probeSlotFreed, q, check);
-        parkConnections[6] = QObject::connect(breaker, &QObject::destroyed, q, check);
-    }
-    if (reason == ParkReason::Breaker)
-        return setWaiting(true);
-    reachability->watch(request.url());
-    const QPointer<RetryingReply> alive(q);
-    Q_EMIT q->waitingForConnectivityChanged(true);
-    if (alive && manager)
-        Q_EMIT manager->waitingForConnectivity(q, true);
-    return alive;
-}
-
-// What an answer tells the concurrency window: a server fault (5xx, 429) is an overload.
-static ConcurrencyLimiter::Outcome answered(FaultClass fault)
-{
-    return fault == FaultClass::Server ? ConcurrencyLimiter::Outcome::Overloaded
-                                       : ConcurrencyLimiter::Outcome::Answered;
-}
-
-ConcurrencyLimiter *RetryingReplyPrivate::limiter() const
-{
-    return manager ? &manager->d_func()->limiter : nullptr;
-}
-
-void RetryingReplyPrivate::slotGranted()
-{
-    Q_Q(RetryingReply);
-    holdsSlot = true;
-    staggerTimer.start(0, q); // never start an attempt inside another request's finish
-}
-
-void RetryingReplyPrivate::releaseSlot(int outcome)
-{
-    if (!holdsSlot)
-        return;
-    holdsSlot = false;
-    if (ConcurrencyLimiter *l = limiter())
-        l->finished(originKey, ConcurrencyLimiter::Outcome(outcome),
-                    attemptClock.isValid() ? attemptClock.elapsed() : -1);
-}
-
-bool RetryingReplyPrivate::mayGo() const
-{
-    if (policy.waitForConnectivity && reachability && !reachability->isReachable(originKey))
-        return false;
-    return !breaker || breaker->state(originKey) != CircuitBreaker::Open;
-}
-
-void RetryingReplyPrivate::checkParked()
-{
-    Q_Q(RetryingReply);
-    if (!parked || done || staggerTimer.isActive())
-        return;
-    if (!mayGo()) {
-        if (parkReason == ParkReason::Connectivity && reachability)
-            reachability->watch(request.url()); // the backend may have gone Offline anew
-        return;
-    }
-    // Reachable again: go now. The concurrency window paces what is released (one scout,
-    // then slow start); without it, a small random stagger keeps many waiting requests from
-    // reaching the server in the same instant.
-    const ConcurrencyLimiter *l = limiter();
-    const qint64 stagger = l && l->isEnabled() ? 0 : std::max<qint64>(0, policy.reconnectStaggerMs);
-    const int delay =
-        int(std::min<qint64>(QRandomGenerator::global()->bounded(stagger + 1), INT_MAX));
-    staggerTimer.start(delay, Qt::PreciseTimer, q);
-}
-
-bool RetryingReplyPrivate::unpark()
-{
-    Q_Q(RetryingReply);
-    staggerTimer.stop();
-    if (!parked)
-        return true;
-    parked = false;
-    if (parkReason == ParkReason::Limit) {
-        if (ConcurrencyLimiter *l = limiter())
-            l->cancelWait(originKey, this);
-        return true;
-    }
-    for (QMetaObject::Connection &c : parkConnections)
-        QObject::disconnect(c);
-    if (parkReason == ParkReason::Breaker)
-        return setWaiting(false);
-    const QPointer<RetryingReply> alive(q);
-    Q_EMIT q->waitingForConnectivityChanged(false);
-    if (alive && manager)
-        Q_EMIT manager->waitingForConnectivity(q, false);
-    return alive;
+    return true;
 }
 
 void RetryingReplyPrivate::startAttempt()
@@ -394,72 +301,39 @@ void RetryingReplyPrivate::startAttempt()
     if (done)
         return;
 
-    // While the request cannot succeed, it waits: no attempt is made, none is spent.
-    if (policy.waitForConnectivity && reachability && !reachability->isReachable(originKey)) {
-        releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
-        park(ParkReason::Connectivity);
+    switch (gate->acquire(pendingServerRetry)) {
+    case AttemptGate::Result::Granted:
+        break;
+    case AttemptGate::Result::Waiting:
+        // While the request cannot succeed, it waits: no attempt is made, none is spent.
+        state = State::WaitingForGate;
+        syncWaitSignals();
+        return;
+    case AttemptGate::Result::Refused: {
+        Outcome outcome;
+        outcome.error = QNetworkReply::ServiceUnavailableError;
+        outcome.errorString =
+            RetryingReply::tr("The circuit breaker for %1 is open after repeated "
+                              "failures; it lets a request through again in %2 ms")
+                .arg(gate->origin())
+                .arg(gate->msUntilProbe());
+        state = State::Idle;
+        if (!syncWaitSignals())
+            return;
+        // Never finish on the caller's stack: the first attempt starts inside get().
+        QMetaObject::invokeMethod(
+            q,
+            [this, outcome] {
+                if (!done)
+                    finishWithLastAnswer(outcome, QStringLiteral("circuit breaker open"));
+            },
+            Qt::QueuedConnection);
         return;
     }
-    // Only so many attempts in flight per origin; the others wait their turn.
-    if (!holdsSlot && limiter()) {
-        if (!limiter()->tryStart(originKey)) {
-            park(ParkReason::Limit);
-            return;
-        }
-        holdsSlot = true;
-    }
-    if (breaker) {
-        switch (breaker->tryAcquire(originKey)) {
-        case CircuitBreaker::Allowed:
-            break;
-        case CircuitBreaker::Probe:
-            holdsProbe = true;
-            break;
-        case CircuitBreaker::Denied:
-            releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
-            // A request that may wait (for connectivity, or until its deadline) waits behind
-            // the half-open probe; a deadline then ends it with its last real answer.
-            if (policy.waitForConnectivity || policy.deadlineMs > 0) {
-                park(ParkReason::Breaker);
-            } else {
-                Outcome outcome;
-                outcome.error = QNetworkReply::ServiceUnavailableError;
-                outcome.errorString =
-                    RetryingReply::tr("The circuit breaker for %1 is open after repeated "
-                                      "failures; it lets a request through again in %2 ms")
-                        .arg(Reachability::originOf(request.url()))
-                        .arg(breaker->msUntilProbe(request.url()));
-                if (!unpark())
-                    return;
-                // Never finish on the caller's stack: the first attempt starts inside get().
-                QMetaObject::invokeMethod(
-                    q,
-                    [this, outcome] {
-                        if (!done)
-                            finishWithLastAnswer(outcome, QStringLiteral("circuit breaker open"));
-                    },
-                    Qt::QueuedConnection);
-            }
-            return;
-        }
-    }
-    // A retry of a server fault needs the retry budget's consent; refused, it waits (and
-    // gives back a probe slot the breaker granted it).
-    if (pendingServerRetry && budget && !budget->tryRetry(originKey)) {
-        if (holdsProbe && breaker) {
-            holdsProbe = false;
-            breaker->releaseProbe(originKey);
-        }
-        releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
-        if (!unpark())
-            return;
-        retryTimer.start(int(std::clamp<qint64>(budget->msUntilRetry(request.url()), 1, INT_MAX)),
-                         Qt::PreciseTimer, q);
-        setWaiting(true);
-        return;
     }
     pendingServerRetry = false;
-    if (!unpark())
+    state = State::Attempting;
+    if (!syncWaitSignals())
         return;
     // The last failed answer stays until a newer one arrives: a deadline during any wait
     // above, or before this attempt's response, still delivers it.
@@ -473,18 +347,15 @@ void RetryingReplyPrivate::startAttempt()
     announced = false;
     attemptEnd = -1;
 
-    RetryingNetworkAccessManagerPrivate *m = manager ? manager->d_func() : nullptr;
-    if (m)
-        ++m->statistics.attempts;
     qCDebug(lcNetwork).nospace() << "attempt " << attempt << ": " << method << ' '
                                  << loggableUrl(request.url());
     const QPointer<RetryingReply> alive(q);
     Q_EMIT q->attemptStarted(attempt);
     if (!alive || done)
         return;
-    if (manager)
-        Q_EMIT manager->attemptStarted(q, attempt);
-    if (!alive || done || !manager)
+    if (owner())
+        owner()->attemptStarted(q, attempt);
+    if (!alive || done || !owner())
         return;
 
     if (reachability && reachability->isSimulatedOffline()) {
@@ -541,7 +412,7 @@ void RetryingReplyPrivate::startAttempt()
     }
 
     attemptClock.start();
-    QNetworkReply *reply = m->createAttempt(operation, r, upload);
+    QNetworkReply *reply = owner()->createAttempt(operation, r, upload);
     reply->setParent(q);
     if (ours)
         ours->setParent(reply); // lives exactly as long as the attempt that reads it
@@ -556,20 +427,7 @@ void RetryingReplyPrivate::startAttempt()
     current = reply;
     forwarded = 0;
     connectAttempt(reply);
-    ConcurrencyLimiter *l = holdsSlot ? limiter() : nullptr;
-    if (l && l->isEnabled() && !l->isProven(originKey)) {
-        // This attempt is the origin's scout: the others wait until its connection is up.
-        // (A body's upload progress shows that as well, long before a large body is sent.)
-        const auto alive = [this] {
-            if (ConcurrencyLimiter *window = limiter())
-                window->connected(originKey);
-        };
-        QObject::connect(reply, &QNetworkReply::requestSent, q, alive);
-        QObject::connect(reply, &QNetworkReply::uploadProgress, q, [alive](qint64 sent, qint64) {
-            if (sent > 0)
-                alive();
-        });
-    }
+    gate->attemptStarted(reply);
 }
 
 void RetryingReplyPrivate::connectAttempt(QNetworkReply *reply)
@@ -650,12 +508,8 @@ void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
         return;
     if (reply == source)
         source = nullptr;
-    if (reply == current && holdsProbe && breaker) {
-        holdsProbe = false; // gone without an outcome: the breaker's probe slot is free
-        breaker->releaseProbe(originKey);
-    }
     if (reply == current)
-        releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
+        gate->giveBack(); // gone without an outcome
     QObject::disconnect(reply, nullptr, q, nullptr);
     QObject::disconnect(q, nullptr, reply, nullptr);
     if (!reply->isFinished()) {
@@ -778,7 +632,7 @@ void RetryingReplyPrivate::onMetaDataChanged()
     // The server has answered: the window counts requests it is working on, not bodies on
     // their way. A long download or an event stream must not hold a slot (with a window of
     // one, every other request to the origin) until it ends.
-    releaseSlot(int(answered(fault)));
+    gate->answered(fault);
     if (RedirectRules::isRedirect(status) &&
         redirectPolicy != QNetworkRequest::ManualRedirectPolicy &&
         current->hasRawHeader("Location")) {
@@ -912,13 +766,13 @@ void RetryingReplyPrivate::goToRedirect()
     if (!keepCredentials && !RedirectRules::isSameOrigin(from, redirectTarget))
         RedirectRules::stripCredentials(request);
     request.setUrl(redirectTarget);
-    originKey = Reachability::originOf(redirectTarget);
+    gate->setTarget(redirectTarget, policy);
     q->setUrl(redirectTarget);
     // A new hop: its failures are its own, but the attempts count for the whole request.
     mode = Mode::Undecided;
     pendingServerRetry = false;
     // Never start an attempt inside another's finished().
-    staggerTimer.start(0, q);
+    hopTimer.start(0, q);
 }
 
 void RetryingReplyPrivate::pull()
@@ -988,11 +842,7 @@ void RetryingReply::setReadBufferSize(qint64 size)
 
 void RetryingReplyPrivate::onSimulatedOfflineAttempt()
 {
-    if (holdsProbe && breaker) {
-        holdsProbe = false; // nothing was sent: the probe slot goes back
-        breaker->releaseProbe(originKey);
-    }
-    releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral));
+    gate->giveBack(); // nothing was sent
     Outcome outcome;
     outcome.error = QNetworkReply::TemporaryNetworkFailureError;
     outcome.errorString = RetryingReply::tr("The network is offline (simulated)");
@@ -1123,46 +973,11 @@ void RetryingReplyPrivate::teachMonitors(const Outcome &outcome, FaultClass faul
     // What this attempt learnt about its origin serves every request to it.
     if (!current)
         return;
-    ConcurrencyLimiter::Outcome seen = ConcurrencyLimiter::Outcome::Neutral;
-    if (outcome.httpStatus > 0)
-        seen = answered(fault);
-    else if (fault == FaultClass::Connectivity)
-        seen = ConcurrencyLimiter::Outcome::Unreachable;
-    releaseSlot(int(seen));
-    // The server spoke HTTP, even to refuse a stream: it is reachable.
-    const bool spoke = outcome.httpStatus > 0 || outcome.neverProcessed;
-    if (reachability) {
-        if (spoke)
-            reachability->reportSuccess(originKey);
-        else if (fault == FaultClass::Connectivity && policy.waitForConnectivity)
-            reachability->reportFailure(request.url());
-    }
-    // Whether the breaker was closed when this answer came: failures that arrive while
-    // it is open or half-open are the breaker's business, not the budget's.
-    const bool breakerClosed = !breaker || breaker->state(originKey) == CircuitBreaker::Closed;
-    if (breaker) {
-        const bool probe = std::exchange(holdsProbe, false);
-        if (outcome.neverProcessed) {
-            if (probe)
-                breaker->releaseProbe(originKey); // a refused stream says nothing of health
-        } else if (fault == FaultClass::Connectivity || fault == FaultClass::Server) {
-            breaker->recordFailure(originKey, probe);
-        } else if (outcome.httpStatus > 0 || fault == FaultClass::None) {
-            breaker->recordSuccess(originKey, probe); // the server answered: 4xx do not count
-            // A probe that closed the breaker shows the origin has recovered: the retries
-            // its outage cost must not hold back the requests that waited for it.
-            if (probe && budget && breaker->state(originKey) == CircuitBreaker::Closed)
-                budget->reset(originKey);
-        } else if (probe) {
-            breaker->releaseProbe(originKey);
-        }
-    }
-    if (budget) {
-        if (fault == FaultClass::Server && breakerClosed)
-            budget->recordFailure(originKey);
-        else if (outcome.httpStatus > 0 && fault != FaultClass::Server)
-            budget->recordSuccess(originKey);
-    }
+    AttemptGate::Lesson lesson;
+    lesson.httpStatus = outcome.httpStatus;
+    lesson.fault = fault;
+    lesson.neverProcessed = outcome.neverProcessed;
+    gate->release(lesson);
 }
 
 void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
@@ -1258,8 +1073,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
             delay = left - lastAttemptMs - 1;
     }
     const bool mayWait = policy.waitForConnectivity || policy.deadlineMs > 0;
-    if (breaker && !mayWait && breaker->state(originKey) == CircuitBreaker::Open &&
-        breaker->msUntilProbe(request.url()) > delay) {
+    if (!mayWait && gate->isBreakerOpen() && gate->msUntilProbe() > delay) {
         // The breaker would refuse this retry: end with the answer we have rather than
         // announce a retry that cannot come.
         Outcome outcome;
@@ -1299,19 +1113,18 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
         releaseAttempt(current);
     }
     previousDelayMs = delay;
-    if (manager)
-        ++manager->d_func()->statistics.retries;
     qCInfo(lcNetwork).nospace() << "attempt " << attempt << " of " << method << ' '
                                 << loggableUrl(request.url()) << " failed (" << reason
                                 << "), retrying in " << delay << " ms";
 
     retryTimer.start(int(std::min<qint64>(delay, INT_MAX)), Qt::PreciseTimer, q);
+    state = State::BackingOff;
     const QPointer<RetryingReply> alive(q);
-    if (!setWaiting(true) || done)
+    if (!syncWaitSignals() || done)
         return;
     Q_EMIT q->retryScheduled(attempt, delay, reason);
-    if (alive && !done && manager)
-        Q_EMIT manager->retryScheduled(q, attempt, delay, reason);
+    if (alive && !done && owner())
+        owner()->retryScheduled(q, attempt, delay, reason);
 }
 
 void RetryingReplyPrivate::onDeadline()
@@ -1321,7 +1134,9 @@ void RetryingReplyPrivate::onDeadline()
     deadlineReached = true;
     retryTimer.stop();
     offlineTimer.stop();
-    if (!setWaiting(false))
+    gate->stopWaiting();
+    state = State::Idle;
+    if (!syncWaitSignals())
         return;
 
     Outcome outcome;
@@ -1372,11 +1187,14 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     retryTimer.stop();
     deadlineTimer.stop();
     offlineTimer.stop();
+    hopTimer.stop();
+    gate->stopWaiting();
     if (!current || current->isFinished())
-        releaseSlot(int(ConcurrencyLimiter::Outcome::Neutral)); // reserved, never used
+        gate->giveBack(); // reserved, never used
+    state = State::Finished;
     // Every signal below may end in a slot that deletes this reply: stop if it does.
     const QPointer<RetryingReply> alive(q);
-    if (!setWaiting(false) || !unpark())
+    if (!syncWaitSignals())
         return;
 
     if (metaDataForwarded && outcome.httpStatus == 0 && delivered == 0 &&
@@ -1419,21 +1237,15 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     }
     releaseAttempt(held);
 
-    RetryingNetworkAccessManagerPrivate *m = manager ? manager->d_func() : nullptr;
-    if (m) {
-        outcome.error == QNetworkReply::NoError ? ++m->statistics.succeeded
-                                                : ++m->statistics.failed;
-        if (gaveUp)
-            ++m->statistics.gaveUp;
-        m->statistics.totalLatencyMs += elapsed.elapsed();
-    }
+    if (owner())
+        owner()->ended(outcome.error == QNetworkReply::NoError, gaveUp, elapsed.elapsed());
 
     if (gaveUp) {
         qCInfo(lcNetwork).nospace() << "gave up on " << method << ' ' << loggableUrl(request.url())
                                     << " after " << attempt << " attempts: " << reason;
         Q_EMIT q->gaveUp(reason);
-        if (alive && manager)
-            Q_EMIT manager->gaveUp(q, reason);
+        if (alive && owner())
+            owner()->gaveUp(q, reason);
         if (!alive)
             return;
     }

@@ -11,14 +11,17 @@
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QPointer>
 
+#include <optional>
+
+#include "attemptgate_p.h"
+#include "retryingnetworkaccessmanager_p.h"
+
 #if QT_CONFIG(ssl)
 #include <QtNetwork/QSslConfiguration>
 #include <QtNetwork/QSslError>
 #endif
 
 namespace KeepTrying {
-
-class ConcurrencyLimiter;
 
 class RetryingReplyPrivate
 {
@@ -33,15 +36,26 @@ public:
 
     explicit RetryingReplyPrivate(RetryingReply *q) : q_ptr(q) { }
 
+    /*
+        The request's life. Each row: what the state means, and what leaves it.
+
+        state           meaning                               leaves on
+        Idle            about to ask the gate                 startAttempt()
+        WaitingForGate  the gate said wait (gate->waiting()   the gate's opened() -> Idle;
+                        says for what); no attempt in flight  deadline, abort -> Finished
+        Attempting      an attempt in flight (the response    its end: success -> Finished;
+                        is undecided, held, forwarded or      retry -> BackingOff; redirect ->
+                        redirected: see Mode)                 Idle (hopTimer); limit -> Finished
+        BackingOff      retryTimer runs before the next       retryTimer -> Idle;
+                        attempt                               deadline, abort -> Finished
+        Finished        finished() was emitted, or is being   never
+    */
+    enum class State { Idle, WaitingForGate, Attempting, BackingOff, Finished };
+
     void startAttempt();
-    enum class ParkReason { Connectivity, Breaker, Limit };
-    bool park(ParkReason reason); // false when a slot deleted the reply
-    bool unpark();
-    void checkParked();
-    bool mayGo() const;
-    void slotGranted(); // the concurrency limiter reserved an attempt slot for this request
-    void releaseSlot(int outcome);
-    ConcurrencyLimiter *limiter() const;
+    // Emits waitingForConnectivityChanged/waitingToRetryChanged for what the state and the
+    // gate now say; false when a slot deleted the reply.
+    bool syncWaitSignals();
     void onMetaDataChanged();
     void onReadyRead();
     void onFinished();
@@ -87,10 +101,16 @@ public:
     QNetworkReply *readable() const { return source && source->isOpen() ? source : nullptr; }
     bool isResumable() const;
     QString describe(QNetworkReply::NetworkError error, int status) const;
-    bool setWaiting(bool waiting); // false when a slot deleted the reply
 
     RetryingReply *q_ptr;
     QPointer<RetryingNetworkAccessManager> manager;
+    RetryingNetworkAccessManagerPrivate *managerPrivate = nullptr;
+    // The manager's side of this request (statistics, its signals, new attempts), while the
+    // manager lives.
+    RetryingNetworkAccessManagerPrivate *owner() const
+    {
+        return manager ? managerPrivate : nullptr;
+    }
     QNetworkAccessManager::Operation operation = QNetworkAccessManager::GetOperation;
     QNetworkRequest request;
     QByteArray method;
@@ -123,22 +143,17 @@ public:
     QElapsedTimer elapsed;
     QBasicTimer retryTimer;
     QBasicTimer deadlineTimer;
-    QBasicTimer offlineTimer;
-    QBasicTimer staggerTimer;
+    QBasicTimer offlineTimer; // a simulated offline attempt fails from the event loop
+    QBasicTimer hopTimer; // the next hop of a redirect starts from the event loop
     QPointer<Reachability> reachability;
-    QPointer<CircuitBreaker> breaker;
-    QPointer<RetryBudget> budget;
-    bool parked = false;
-    ParkReason parkReason = ParkReason::Connectivity;
-    QMetaObject::Connection parkConnections[7];
-    bool holdsProbe = false; // this attempt is the breaker's half-open probe
-    bool holdsSlot = false; // an attempt slot of the concurrency limiter
+    std::optional<AttemptGate> gate;
+    State state = State::Idle;
     QElapsedTimer attemptClock; // since the current attempt started
-    QString originKey;
     bool pendingServerRetry = false; // the next attempt retries a server fault
     bool deadlineReached = false;
     bool done = false;
-    bool waiting = false;
+    bool waitingToRetry = false; // as last announced
+    bool waitingForConnectivity = false; // as last announced
 
     QNetworkReply *current = nullptr; // the running attempt, child of q
     QNetworkReply *held = nullptr; // a failed attempt kept while waiting to retry
@@ -171,6 +186,18 @@ public:
 #endif
 
     Q_DECLARE_PUBLIC(RetryingReply)
+};
+
+// Every RetryingReply is made by RetryingNetworkAccessManager, through this.
+class RetryingReplyImpl final : public RetryingReply
+{
+public:
+    RetryingReplyImpl(RetryingNetworkAccessManagerPrivate *owner,
+                      QNetworkAccessManager::Operation op, const QNetworkRequest &request,
+                      QIODevice *outgoingData, const RetryPolicy &policy)
+        : RetryingReply(owner, op, request, outgoingData, policy)
+    {
+    }
 };
 
 } // namespace KeepTrying

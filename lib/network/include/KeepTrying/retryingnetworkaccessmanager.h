@@ -160,7 +160,6 @@ protected:
                                  QIODevice *outgoingData) override;
 
 private:
-    friend class RetryingReplyPrivate;
     Q_DECLARE_PRIVATE(RetryingNetworkAccessManager)
     std::unique_ptr<RetryingNetworkAccessManagerPrivate> d_ptr;
 };

@@ -11,6 +11,7 @@
 namespace KeepTrying {
 
 class RetryingNetworkAccessManager;
+class RetryingNetworkAccessManagerPrivate;
 class RetryingReplyPrivate;
 
 /*!
@@ -97,12 +98,12 @@ protected:
     void sslConfigurationImplementation(QSslConfiguration &configuration) const override;
 #endif
 
-private:
-    friend class RetryingNetworkAccessManager;
-    RetryingReply(RetryingNetworkAccessManager *manager, QNetworkAccessManager::Operation op,
+    /*! Only RetryingNetworkAccessManager makes RetryingReply objects. */
+    RetryingReply(RetryingNetworkAccessManagerPrivate *owner, QNetworkAccessManager::Operation op,
                   const QNetworkRequest &request, QIODevice *outgoingData,
                   const RetryPolicy &policy);
 
+private:
     Q_DECLARE_PRIVATE(RetryingReply)
     std::unique_ptr<RetryingReplyPrivate> d_ptr;
 };
