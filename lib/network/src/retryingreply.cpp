@@ -28,14 +28,6 @@ namespace KeepTrying {
 
 namespace {
 
-// The attributes a reply (rather than a request) carries.
-constexpr QNetworkRequest::Attribute replyAttributes[] = {
-    QNetworkRequest::HttpStatusCodeAttribute,    QNetworkRequest::HttpReasonPhraseAttribute,
-    QNetworkRequest::RedirectionTargetAttribute, QNetworkRequest::ConnectionEncryptedAttribute,
-    QNetworkRequest::SourceIsFromCacheAttribute, QNetworkRequest::HttpPipeliningWasUsedAttribute,
-    QNetworkRequest::Http2WasUsedAttribute,      QNetworkRequest::OriginalContentLengthAttribute,
-};
-
 QByteArray methodOf(QNetworkAccessManager::Operation op, const QNetworkRequest &request)
 {
     switch (op) {
@@ -92,16 +84,6 @@ bool hasValidContentLength(const QNetworkReply *reply)
         first = value;
     }
     return true;
-}
-
-// The validator of a response as If-Range wants it (RFC 9110 §13.1.5): a strong ETag, else
-// Last-Modified.
-QByteArray validatorOf(const QNetworkReply *reply)
-{
-    const QByteArray etag = reply->rawHeader("ETag").trimmed();
-    if (!etag.isEmpty() && !etag.startsWith("W/"))
-        return etag;
-    return reply->rawHeader("Last-Modified").trimmed();
 }
 
 } // namespace
@@ -339,13 +321,9 @@ void RetryingReplyPrivate::startAttempt()
     // above, or before this attempt's response, still delivers it.
 
     ++attempt;
-    mode = Mode::Undecided;
-    heldBody.clear();
+    forwarder.beginAttempt();
     bytesSentThisAttempt = 0;
     abortingCurrent = false;
-    attemptOffset = delivered;
-    announced = false;
-    attemptEnd = -1;
 
     qCDebug(lcNetwork).nospace() << "attempt " << attempt << ": " << method << ' '
                                  << loggableUrl(request.url());
@@ -369,10 +347,10 @@ void RetryingReplyPrivate::startAttempt()
         r.setRawHeader("Idempotency-Key", idempotencyKey);
     if (policy.attemptTimeoutMs > 0)
         r.setTransferTimeout(int(std::min<qint64>(policy.attemptTimeoutMs, INT_MAX)));
-    if (delivered > 0) {
+    if (forwarder.handedOver() > 0) {
         // Resume where the caller's bytes end (RFC 9110 §14.2, §13.1.5).
-        r.setRawHeader("Range", "bytes=" + QByteArray::number(delivered) + '-');
-        r.setRawHeader("If-Range", validator);
+        r.setRawHeader("Range", "bytes=" + QByteArray::number(forwarder.handedOver()) + '-');
+        r.setRawHeader("If-Range", forwarder.validator());
     }
 
     // Every hop of a redirect is ours to follow: a retry then goes to the hop that failed,
@@ -470,15 +448,8 @@ void RetryingReplyPrivate::connectOptional(QNetworkReply *reply)
     if (!(forwarded & DownloadProgress) && wanted(&QNetworkReply::downloadProgress)) {
         forwarded |= DownloadProgress;
         QObject::connect(
-            reply, &QNetworkReply::downloadProgress, q, [this](qint64 received, qint64 total) {
-                // Bytes once reported stay reported: an attempt that starts
-                // afresh is silent until it passes them.
-                if (mode != Mode::Forwarding || attemptOffset + received < progressReported)
-                    return;
-                progressReported = attemptOffset + received;
-                Q_EMIT q_func()->downloadProgress(progressReported,
-                                                  total < 0 ? -1 : attemptOffset + total);
-            });
+            reply, &QNetworkReply::downloadProgress, q,
+            [this](qint64 received, qint64 total) { forwarder.downloadProgress(received, total); });
     }
     if (!(forwarded & UploadProgress) && wanted(&QNetworkReply::uploadProgress))
         forwarded |= connectUploadProgress(reply);
@@ -506,8 +477,7 @@ void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
     Q_Q(RetryingReply);
     if (!reply)
         return;
-    if (reply == source)
-        source = nullptr;
+    forwarder.forget(reply);
     if (reply == current)
         gate->giveBack(); // gone without an outcome
     QObject::disconnect(reply, nullptr, q, nullptr);
@@ -523,104 +493,14 @@ void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
     reply = nullptr;
 }
 
-void RetryingReplyPrivate::copyMetaData(QNetworkReply *from)
-{
-    Q_Q(RetryingReply);
-    q->setUrl(from->url());
-    // Start from nothing: a header of an earlier response (a redirect's Location, say)
-    // must not survive into this one.
-    clearMetaData();
-    const auto headers = from->rawHeaderPairs();
-    for (const auto &header : headers)
-        q->setRawHeader(header.first, header.second);
-    for (QNetworkRequest::Attribute attribute : replyAttributes) {
-        const QVariant value = from->attribute(attribute);
-        if (value.isValid())
-            q->setAttribute(attribute, value);
-    }
-}
-
-void RetryingReplyPrivate::clearMetaData()
-{
-    Q_Q(RetryingReply);
-    const auto previous = q->rawHeaderList();
-    for (const QByteArray &name : previous)
-        q->setRawHeader(name, QByteArray());
-    for (QNetworkRequest::Attribute attribute : replyAttributes)
-        q->setAttribute(attribute, QVariant());
-}
-
-bool RetryingReplyPrivate::forwardMetaData(QNetworkReply *from)
-{
-    Q_Q(RetryingReply);
-    copyMetaData(from);
-    metaDataForwarded = true;
-
-    // What a later attempt needs to resume this body instead of starting it again, and to
-    // tell a complete body from a cut one.
-    acceptRanges = from->rawHeader("Accept-Ranges").trimmed().toLower() == "bytes";
-    const QByteArray encoding = from->rawHeader("Content-Encoding").trimmed().toLower();
-    identityEncoding = encoding.isEmpty() || encoding == "identity";
-    validator = validatorOf(from);
-    validatorIsETag = !validator.isEmpty() && validator == from->rawHeader("ETag").trimmed();
-    const int status = from->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QVariant length = from->header(QNetworkRequest::ContentLengthHeader);
-    const bool hasBody = method != "HEAD" && status >= 200 && status != 204 && status != 304;
-    completeLength = hasBody && identityEncoding && length.isValid() ? length.toLongLong() : -1;
-    attemptEnd = completeLength;
-    const QPointer<RetryingReply> alive(q);
-    Q_EMIT q->metaDataChanged();
-    return alive;
-}
-
-bool RetryingReplyPrivate::isResumable() const
-{
-    return acceptRanges && identityEncoding && !validator.isEmpty() &&
-        (method == "GET" || method == "HEAD") && !request.hasRawHeader("Range");
-}
-
-bool RetryingReplyPrivate::startForwarding()
-{
-    // A resumed response must continue the very body the caller has the start of
-    // (RFC 9110 §14.4, §15.3.7): a 206 from where the caller's bytes end to the end of a
-    // body of the same length, with the same validator.
-    const int status = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status != 206)
-        return false;
-    const ContentRange range = ContentRange::parse(current->rawHeader("Content-Range"));
-    if (!range.isValid() || range.first != delivered)
-        return false;
-    const qint64 end = range.last + 1;
-    if ((range.complete >= 0 && range.complete != end) ||
-        (completeLength >= 0 && end != completeLength))
-        return false;
-    // A strong ETag must come back unchanged (a 206 carries the ETag a 200 would); a 206
-    // need not repeat Last-Modified, but one that does must not differ.
-    if (validatorIsETag) {
-        if (current->rawHeader("ETag").trimmed() != validator)
-            return false;
-    } else {
-        const QByteArray lastModified = current->rawHeader("Last-Modified").trimmed();
-        if (!lastModified.isEmpty() && lastModified != validator)
-            return false;
-    }
-    const QByteArray encoding = current->rawHeader("Content-Encoding").trimmed().toLower();
-    if (!encoding.isEmpty() && encoding != "identity")
-        return false;
-    completeLength = end;
-    attemptEnd = end;
-    mode = Mode::Forwarding; // the rest of the same body: headers stay the first ones
-    return true;
-}
-
 void RetryingReplyPrivate::onMetaDataChanged()
 {
-    if (!current || mode == Mode::Holding || mode == Mode::Redirecting)
+    if (!current || forwarder.mode == Mode::Holding || forwarder.mode == Mode::Redirecting)
         return;
-    if (mode == Mode::Forwarding) {
+    if (forwarder.mode == Mode::Forwarding) {
         // A later update of the same response.
-        if (attemptOffset == 0)
-            forwardMetaData(current);
+        if (forwarder.attemptOffset == 0)
+            forwarder.forward(current);
         return;
     }
 
@@ -636,7 +516,7 @@ void RetryingReplyPrivate::onMetaDataChanged()
     if (RedirectRules::isRedirect(status) &&
         redirectPolicy != QNetworkRequest::ManualRedirectPolicy &&
         current->hasRawHeader("Location")) {
-        mode = Mode::Redirecting; // followed once it has finished
+        forwarder.mode = Mode::Redirecting; // followed once it has finished
         return;
     }
     const bool customDecides = policy.shouldRetry && status >= 400;
@@ -644,12 +524,12 @@ void RetryingReplyPrivate::onMetaDataChanged()
         mayRetry(fault == FaultClass::Server ? fault : FaultClass::Permanent,
                  QNetworkReply::NoError)) {
         // Perhaps retried: the caller sees this response only if it turns out to be the last.
-        mode = Mode::Holding;
+        forwarder.mode = Mode::Holding;
         return;
     }
 
-    if (attemptOffset > 0 && status >= 200 && status < 300) {
-        if (startForwarding())
+    if (forwarder.attemptOffset > 0 && status >= 200 && status < 300) {
+        if (forwarder.continueBody(current))
             return;
         // The server sent something else than the rest of the same body (the whole
         // resource again, another range, another version): the caller already has the
@@ -659,7 +539,7 @@ void RetryingReplyPrivate::onMetaDataChanged()
         outcome.errorString =
             RetryingReply::tr("The connection broke off after %1 bytes and the server could "
                               "not resume the download (it answered %2%3)")
-                .arg(delivered)
+                .arg(forwarder.handedOver())
                 .arg(status)
                 .arg(current->hasRawHeader("Content-Range") ? QStringLiteral(", Content-Range ") +
                              QString::fromLatin1(current->rawHeader("Content-Range"))
@@ -671,39 +551,16 @@ void RetryingReplyPrivate::onMetaDataChanged()
 
     // The answer the caller gets. After a resume it is a final status (404, 416, a last
     // 503): the request ends with it, its headers and its body, as a plain reply would.
-    mode = Mode::Forwarding;
-    forwardMetaData(current);
+    forwarder.mode = Mode::Forwarding;
+    forwarder.forward(current);
 }
 
 void RetryingReplyPrivate::onReadyRead()
 {
-    Q_Q(RetryingReply);
-    if (mode == Mode::Undecided)
+    if (forwarder.mode == Mode::Undecided)
         onMetaDataChanged();
-    if (!current)
-        return;
-    if (mode == Mode::Holding || mode == Mode::Redirecting) {
-        // Drained as it comes, so that a small read buffer size cannot stall the attempt,
-        // and kept only up to a bound: it is probably retried (or redirected), and then
-        // nobody reads it.
-        const qint64 room = std::max<qint64>(0, policy.maxHeldBodyBytes) - heldBody.size();
-        if (room > 0)
-            heldBody += current->read(room);
-        current->skip(current->bytesAvailable());
-        return;
-    }
-    if (mode != Mode::Forwarding)
-        return;
-    source = current;
-    // Bytes announced to somebody are handed over, read or not: they are never withdrawn.
-    // (A caller that reads only at finished() has been told nothing yet.)
-    static const QMetaMethod readyRead = QMetaMethod::fromSignal(&QIODevice::readyRead);
-    if (current->bytesAvailable() > 0 && q->isSignalConnected(readyRead))
-        announced = true;
-    // The final hop of a followed redirect may come without a metaDataChanged of its own.
-    if (attemptOffset == 0 && current->url() != q->url())
-        copyMetaData(current);
-    Q_EMIT q->readyRead();
+    if (current)
+        forwarder.readyRead(current);
 }
 
 void RetryingReplyPrivate::followRedirect()
@@ -727,7 +584,7 @@ void RetryingReplyPrivate::followRedirect()
     if (refusal.error != QNetworkReply::NoError) {
         // The redirect is the answer, with the error Qt would give for it.
         refusal.httpStatus = redirectStatus;
-        mode = Mode::Holding; // hand its headers and body over in finish()
+        forwarder.mode = Mode::Holding; // hand its headers and body over in finish()
         finish(refusal, false, QString());
         return;
     }
@@ -769,63 +626,28 @@ void RetryingReplyPrivate::goToRedirect()
     gate->setTarget(redirectTarget, policy);
     q->setUrl(redirectTarget);
     // A new hop: its failures are its own, but the attempts count for the whole request.
-    mode = Mode::Undecided;
+    forwarder.mode = Mode::Undecided;
     pendingServerRetry = false;
     // Never start an attempt inside another's finished().
     hopTimer.start(0, q);
 }
 
-void RetryingReplyPrivate::pull()
-{
-    // The attempt is about to go: what the caller has not read yet moves to our buffer.
-    QNetworkReply *from = readable();
-    source = nullptr;
-    if (!from)
-        return;
-    const QByteArray rest = from->readAll();
-    if (rest.isEmpty())
-        return;
-    buffer.remove(0, bufferPos);
-    bufferPos = 0;
-    buffer.append(rest);
-    delivered += rest.size();
-}
-
 qint64 RetryingReply::bytesAvailable() const
 {
     Q_D(const RetryingReply);
-    return QNetworkReply::bytesAvailable() + (d->buffer.size() - d->bufferPos) +
-        (d->readable() ? d->source->bytesAvailable() : 0);
+    return QNetworkReply::bytesAvailable() + d->forwarder.bytesAvailable();
 }
 
 bool RetryingReply::canReadLine() const
 {
     Q_D(const RetryingReply);
-    return QNetworkReply::canReadLine() || d->buffer.indexOf('\n', d->bufferPos) >= 0 ||
-        (d->readable() && d->source->canReadLine());
+    return QNetworkReply::canReadLine() || d->forwarder.canReadLine();
 }
 
 qint64 RetryingReply::readData(char *data, qint64 maxSize)
 {
     Q_D(RetryingReply);
-    // Bytes saved from an earlier attempt come first, then the attempt's own, read straight
-    // from it: no copy in between, and its read buffer size applies as the caller set it.
-    qint64 n = std::min<qint64>(maxSize, d->buffer.size() - d->bufferPos);
-    if (n > 0) {
-        std::memcpy(data, d->buffer.constData() + d->bufferPos, size_t(n));
-        d->bufferPos += n;
-        if (d->bufferPos == d->buffer.size()) {
-            d->buffer.clear();
-            d->bufferPos = 0;
-        }
-    }
-    if (n < maxSize && d->readable()) {
-        const qint64 direct = d->source->read(data + n, maxSize - n);
-        if (direct > 0) {
-            n += direct;
-            d->delivered += direct;
-        }
-    }
+    const qint64 n = d->forwarder.read(data, maxSize);
     if (n > 0)
         return n;
     return d->done ? -1 : 0;
@@ -864,7 +686,7 @@ void RetryingReplyPrivate::onFinished()
 {
     if (!current)
         return;
-    if (mode == Mode::Undecided)
+    if (forwarder.mode == Mode::Undecided)
         onMetaDataChanged();
     if (!current)
         return; // onMetaDataChanged() ended the request
@@ -873,7 +695,7 @@ void RetryingReplyPrivate::onFinished()
     outcome.error = current->error();
     outcome.errorString = current->errorString();
     outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (mode == Mode::Redirecting) {
+    if (forwarder.mode == Mode::Redirecting) {
         // The redirect was answered whole enough: its headers say where to go.
         Outcome answer;
         answer.httpStatus = outcome.httpStatus;
@@ -900,7 +722,7 @@ void RetryingReplyPrivate::onFinished()
                               "on it (an Idempotency-Key makes it safe to retry)")
                 .arg(QString::fromLatin1(method));
     }
-    if (outcome.error == QNetworkReply::NoError && mode == Mode::Forwarding &&
+    if (outcome.error == QNetworkReply::NoError && forwarder.mode == Mode::Forwarding &&
         (outcome.httpStatus < 200 || !hasValidContentLength(current))) {
         // Qt 6.4 takes an informational response (103 Early Hints) for the answer, losing the
         // real one, and reads a Content-Length that is not one number as none. Both are
@@ -912,17 +734,18 @@ void RetryingReplyPrivate::onFinished()
             : RetryingReply::tr("The response's Content-Length is not valid: %1")
                   .arg(QString::fromLatin1(current->rawHeader("Content-Length")));
     }
-    if (outcome.error == QNetworkReply::NoError && mode == Mode::Forwarding && attemptEnd >= 0) {
+    if (outcome.error == QNetworkReply::NoError && forwarder.mode == Mode::Forwarding &&
+        forwarder.attemptEnd >= 0) {
         // Qt can end a body cut short without an error (on a kept-alive connection reset
         // mid-body): a body shorter than its Content-Length or Content-Range is a broken
         // connection, never a success.
-        const qint64 end = delivered + current->bytesAvailable();
-        if (end < attemptEnd) {
+        const qint64 end = forwarder.bodyEndOf(current);
+        if (end < forwarder.attemptEnd) {
             outcome.error = QNetworkReply::RemoteHostClosedError;
             outcome.errorString =
                 RetryingReply::tr("The connection closed after %1 of %2 bytes of the body")
                     .arg(end)
-                    .arg(attemptEnd);
+                    .arg(forwarder.attemptEnd);
         }
     }
     attemptEnded(outcome);
@@ -990,12 +813,7 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         finish(outcome, false, QString());
         return;
     }
-    if (mode == Mode::Forwarding) {
-        if (announced || delivered > attemptOffset)
-            pull(); // handed over: keep what the caller has not read yet, never withdraw it
-        else
-            source = nullptr; // nobody was told of it: the next attempt may start afresh
-    }
+    forwarder.attemptFailed();
 
     RetryContext context;
     context.attempt = attempt;
@@ -1017,7 +835,7 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         fault == FaultClass::Connectivity ? FaultClass::Connectivity : FaultClass::Server;
     const QString reason = describe(outcome.error, outcome.httpStatus);
 
-    if (retryable && delivered > 0 && !isResumable()) {
+    if (retryable && forwarder.handedOver() > 0 && !forwarder.isResumable()) {
         // Body bytes already reached the caller and cannot be continued: never send them twice.
         finish(outcome, true, reason);
         return;
@@ -1104,7 +922,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
     }
 
     // Keep a held error response: if the deadline strikes while we wait, it is the answer.
-    if (current && mode == Mode::Holding) {
+    if (current && forwarder.mode == Mode::Holding) {
         releaseAttempt(held);
         held = current;
         QObject::disconnect(held, nullptr, q, nullptr);
@@ -1144,7 +962,7 @@ void RetryingReplyPrivate::onDeadline()
     outcome.errorString = RetryingReply::tr("The deadline of %1 ms passed after %2 attempts")
                               .arg(policy.deadlineMs)
                               .arg(attempt);
-    if (current && mode == Mode::Holding) {
+    if (current && forwarder.mode == Mode::Holding) {
         // The newest answer is still arriving: it is the answer, with what came of its body.
         outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         outcome.error = errorForStatus(outcome.httpStatus);
@@ -1197,43 +1015,16 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     if (!syncWaitSignals())
         return;
 
-    if (metaDataForwarded && outcome.httpStatus == 0 && delivered == 0 &&
-        outcome.error != QNetworkReply::OperationCanceledError) {
-        // No response ended the request: the headers of one discarded on the way (a 200
-        // whose body broke off before any of it was handed over) are not its answer.
-        clearMetaData();
-        metaDataForwarded = false;
-        Q_EMIT q->metaDataChanged();
-        if (!alive)
-            return;
-    }
+    // No response ended the request: the headers of one discarded on the way (a 200 whose
+    // body broke off before any of it was handed over) are not its answer.
+    if (outcome.httpStatus == 0 && outcome.error != QNetworkReply::OperationCanceledError &&
+        !forwarder.clearUnanswered())
+        return;
     if (current) {
         QObject::disconnect(current, nullptr, q, nullptr);
-        bool announce = false;
-        if ((!metaDataForwarded || mode == Mode::Holding) && outcome.httpStatus > 0 &&
-            delivered == 0) {
-            // A held (or never announced) response is the answer after all: hand it over,
-            // with the body kept while it was held.
-            mode = Mode::Forwarding;
-            buffer = std::exchange(heldBody, QByteArray());
-            bufferPos = 0;
-            delivered += buffer.size();
-            announce = true;
-            if (!forwardMetaData(current))
-                return;
-        }
-        if (mode == Mode::Forwarding) {
-            if (attemptOffset == 0 && current->url() != q->url())
-                copyMetaData(current);
-            source = current; // the caller reads the rest straight from it
-        }
-        lastAttempt = current;
-        current = nullptr;
-        if (announce && q->bytesAvailable() > 0) {
-            Q_EMIT q->readyRead();
-            if (!alive)
-                return;
-        }
+        lastAttempt = std::exchange(current, nullptr);
+        if (!forwarder.deliver(lastAttempt, outcome.httpStatus > 0))
+            return;
     }
     releaseAttempt(held);
 
@@ -1287,7 +1078,7 @@ void RetryingReply::abort()
     if (d->done)
         return;
     // Qt's own replies close the device and finish synchronously; so do we.
-    d->source = nullptr;
+    d->forwarder.forget(nullptr);
     d->releaseAttempt(d->current);
     d->releaseAttempt(d->held);
     QNetworkReply::close();

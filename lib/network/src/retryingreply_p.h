@@ -9,11 +9,13 @@
 
 #include <QtCore/QBasicTimer>
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QMetaMethod>
 #include <QtCore/QPointer>
 
 #include <optional>
 
 #include "attemptgate_p.h"
+#include "responseforwarder_p.h"
 #include "retryingnetworkaccessmanager_p.h"
 
 #if QT_CONFIG(ssl)
@@ -26,15 +28,9 @@ namespace KeepTrying {
 class RetryingReplyPrivate
 {
 public:
-    // What the outer reply does with the current attempt's response.
-    enum class Mode {
-        Undecided, // no response headers yet
-        Holding, // a retryable error status: keep it aside, decide when it has finished
-        Forwarding, // the caller gets this attempt's headers and body as they arrive
-        Redirecting, // a redirect we follow: drain it, then go where it points
-    };
+    using Mode = ResponseForwarder::Mode;
 
-    explicit RetryingReplyPrivate(RetryingReply *q) : q_ptr(q) { }
+    explicit RetryingReplyPrivate(RetryingReply *q) : q_ptr(q), forwarder(*this) { }
 
     /*
         The request's life. Each row: what the state means, and what leaves it.
@@ -73,8 +69,6 @@ public:
     void teachMonitors(const Outcome &outcome, FaultClass fault);
     void followRedirect();
     void goToRedirect();
-    void clearMetaData();
-    bool startForwarding(); // false when the response cannot continue the body
     static bool isNeverProcessed(QNetworkReply::NetworkError error, const QString &text);
     bool mayRetry(FaultClass fault, QNetworkReply::NetworkError error,
                   bool neverProcessed = false) const;
@@ -93,13 +87,6 @@ public:
     };
     int forwarded = 0; // ForwardedSignal bits connected for the current attempt
     void releaseAttempt(QNetworkReply *&attempt);
-    void copyMetaData(QNetworkReply *from);
-    bool forwardMetaData(QNetworkReply *from);
-    void pull();
-    // The attempt the caller reads from, while it can still be read (Qt closes an attempt
-    // that timed out or was aborted).
-    QNetworkReply *readable() const { return source && source->isOpen() ? source : nullptr; }
-    bool isResumable() const;
     QString describe(QNetworkReply::NetworkError error, int status) const;
 
     RetryingReply *q_ptr;
@@ -158,27 +145,26 @@ public:
     QNetworkReply *current = nullptr; // the running attempt, child of q
     QNetworkReply *held = nullptr; // a failed attempt kept while waiting to retry
     QNetworkReply *lastAttempt = nullptr; // kept after finish: its data, sslConfiguration()
-    QNetworkReply *source = nullptr; // the attempt whose body the caller reads directly
-    Mode mode = Mode::Undecided;
     bool abortingCurrent = false;
 
-    // Body bytes handed to the caller (read, or saved in buffer from a failed attempt),
-    // across attempts; never handed twice.
-    QByteArray buffer;
-    QByteArray heldBody; // the body of a held response, read as it arrives
-    qint64 bufferPos = 0;
-    qint64 delivered = 0;
-    qint64 attemptOffset = 0; // body offset at which the current attempt's bytes start
-    qint64 attemptEnd = -1; // body offset at which the current attempt's response ends
-    qint64 completeLength = -1; // the whole body's length, when a response said it
-    qint64 progressReported = 0; // downloadProgress never goes back
-    bool announced = false; // readyRead told a listener of this attempt's bytes
+    ResponseForwarder forwarder; // what the caller sees of the responses
     qint64 readBufferSize = 0;
-    bool metaDataForwarded = false;
-    bool acceptRanges = false;
-    bool identityEncoding = true;
-    QByteArray validator; // strong ETag or Last-Modified, for If-Range
-    bool validatorIsETag = false;
+
+    // The reply's protected setters, for the forwarder.
+    void setReplyHeader(const QByteArray &name, const QByteArray &value)
+    {
+        q_func()->setRawHeader(name, value);
+    }
+    void setReplyAttribute(QNetworkRequest::Attribute code, const QVariant &value)
+    {
+        q_func()->setAttribute(code, value);
+    }
+    void setReplyUrl(const QUrl &url) { q_func()->setUrl(url); }
+    bool isReadyReadConnected() const
+    {
+        static const QMetaMethod readyRead = QMetaMethod::fromSignal(&QIODevice::readyRead);
+        return q_func()->isSignalConnected(readyRead);
+    }
 
 #if QT_CONFIG(ssl)
     bool ignoreAllSslErrors = false;

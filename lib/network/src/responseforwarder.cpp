@@ -1,0 +1,275 @@
+#include "responseforwarder_p.h"
+
+#include "contentrange_p.h"
+#include "retryingreply_p.h"
+
+#include <QtCore/QPointer>
+
+#include <algorithm>
+#include <cstring>
+
+namespace KeepTrying {
+
+namespace {
+
+// The attributes a reply (rather than a request) carries.
+constexpr QNetworkRequest::Attribute replyAttributes[] = {
+    QNetworkRequest::HttpStatusCodeAttribute,    QNetworkRequest::HttpReasonPhraseAttribute,
+    QNetworkRequest::RedirectionTargetAttribute, QNetworkRequest::ConnectionEncryptedAttribute,
+    QNetworkRequest::SourceIsFromCacheAttribute, QNetworkRequest::HttpPipeliningWasUsedAttribute,
+    QNetworkRequest::Http2WasUsedAttribute,      QNetworkRequest::OriginalContentLengthAttribute,
+};
+
+// The validator of a response as If-Range wants it (RFC 9110 §13.1.5): a strong ETag, else
+// Last-Modified.
+QByteArray validatorOf(const QNetworkReply *reply)
+{
+    const QByteArray etag = reply->rawHeader("ETag").trimmed();
+    if (!etag.isEmpty() && !etag.startsWith("W/"))
+        return etag;
+    return reply->rawHeader("Last-Modified").trimmed();
+}
+
+} // namespace
+
+void ResponseForwarder::beginAttempt()
+{
+    mode = Mode::Undecided;
+    heldBody.clear();
+    attemptOffset = delivered;
+    m_announced = false;
+    attemptEnd = -1;
+}
+
+void ResponseForwarder::copyMetaData(QNetworkReply *from)
+{
+    d.setReplyUrl(from->url());
+    // Start from nothing: a header of an earlier response (a redirect's Location, say)
+    // must not survive into this one.
+    clearMetaData();
+    const auto headers = from->rawHeaderPairs();
+    for (const auto &header : headers)
+        d.setReplyHeader(header.first, header.second);
+    for (QNetworkRequest::Attribute attribute : replyAttributes) {
+        const QVariant value = from->attribute(attribute);
+        if (value.isValid())
+            d.setReplyAttribute(attribute, value);
+    }
+}
+
+void ResponseForwarder::clearMetaData()
+{
+    const auto previous = d.q_func()->rawHeaderList();
+    for (const QByteArray &name : previous)
+        d.setReplyHeader(name, QByteArray());
+    for (QNetworkRequest::Attribute attribute : replyAttributes)
+        d.setReplyAttribute(attribute, QVariant());
+}
+
+bool ResponseForwarder::forward(QNetworkReply *from)
+{
+    copyMetaData(from);
+    m_metaDataForwarded = true;
+
+    // What a later attempt needs to resume this body instead of starting it again, and to
+    // tell a complete body from a cut one.
+    m_acceptRanges = from->rawHeader("Accept-Ranges").trimmed().toLower() == "bytes";
+    const QByteArray encoding = from->rawHeader("Content-Encoding").trimmed().toLower();
+    m_identityEncoding = encoding.isEmpty() || encoding == "identity";
+    m_validator = validatorOf(from);
+    m_validatorIsETag = !m_validator.isEmpty() && m_validator == from->rawHeader("ETag").trimmed();
+    const int status = from->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QVariant length = from->header(QNetworkRequest::ContentLengthHeader);
+    const bool hasBody = d.method != "HEAD" && status >= 200 && status != 204 && status != 304;
+    m_completeLength = hasBody && m_identityEncoding && length.isValid() ? length.toLongLong() : -1;
+    attemptEnd = m_completeLength;
+    RetryingReply *q = d.q_func();
+    const QPointer<RetryingReply> alive(q);
+    Q_EMIT q->metaDataChanged();
+    return alive;
+}
+
+bool ResponseForwarder::isResumable() const
+{
+    return m_acceptRanges && m_identityEncoding && !m_validator.isEmpty() &&
+        (d.method == "GET" || d.method == "HEAD") && !d.request.hasRawHeader("Range");
+}
+
+bool ResponseForwarder::continueBody(QNetworkReply *response)
+{
+    // A resumed response must continue the very body the caller has the start of
+    // (RFC 9110 §14.4, §15.3.7): a 206 from where the caller's bytes end to the end of a
+    // body of the same length, with the same validator.
+    const int status = response->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status != 206)
+        return false;
+    const ContentRange range = ContentRange::parse(response->rawHeader("Content-Range"));
+    if (!range.isValid() || range.first != delivered)
+        return false;
+    const qint64 end = range.last + 1;
+    if ((range.complete >= 0 && range.complete != end) ||
+        (m_completeLength >= 0 && end != m_completeLength))
+        return false;
+    // A strong ETag must come back unchanged (a 206 carries the ETag a 200 would); a 206
+    // need not repeat Last-Modified, but one that does must not differ.
+    if (m_validatorIsETag) {
+        if (response->rawHeader("ETag").trimmed() != m_validator)
+            return false;
+    } else {
+        const QByteArray lastModified = response->rawHeader("Last-Modified").trimmed();
+        if (!lastModified.isEmpty() && lastModified != m_validator)
+            return false;
+    }
+    const QByteArray encoding = response->rawHeader("Content-Encoding").trimmed().toLower();
+    if (!encoding.isEmpty() && encoding != "identity")
+        return false;
+    m_completeLength = end;
+    attemptEnd = end;
+    mode = Mode::Forwarding; // the rest of the same body: headers stay the first ones
+    return true;
+}
+
+bool ResponseForwarder::readyRead(QNetworkReply *response)
+{
+    if (mode == Mode::Holding || mode == Mode::Redirecting) {
+        // Drained as it comes, so that a small read buffer size cannot stall the attempt,
+        // and kept only up to a bound: it is probably retried (or redirected), and then
+        // nobody reads it.
+        const qint64 room = std::max<qint64>(0, d.policy.maxHeldBodyBytes) - heldBody.size();
+        if (room > 0)
+            heldBody += response->read(room);
+        response->skip(response->bytesAvailable());
+        return true;
+    }
+    if (mode != Mode::Forwarding)
+        return true;
+    m_source = response;
+    RetryingReply *q = d.q_func();
+    // Bytes announced to somebody are handed over, read or not: they are never withdrawn.
+    // (A caller that reads only at finished() has been told nothing yet.)
+    if (response->bytesAvailable() > 0 && d.isReadyReadConnected())
+        m_announced = true;
+    // The final hop of a followed redirect may come without a metaDataChanged of its own.
+    if (attemptOffset == 0 && response->url() != q->url())
+        copyMetaData(response);
+    const QPointer<RetryingReply> alive(q);
+    Q_EMIT q->readyRead();
+    return alive;
+}
+
+void ResponseForwarder::downloadProgress(qint64 received, qint64 total)
+{
+    // Bytes once reported stay reported: an attempt that starts afresh is silent until it
+    // passes them.
+    if (mode != Mode::Forwarding || attemptOffset + received < m_progressReported)
+        return;
+    m_progressReported = attemptOffset + received;
+    Q_EMIT d.q_func()->downloadProgress(m_progressReported, total < 0 ? -1 : attemptOffset + total);
+}
+
+void ResponseForwarder::attemptFailed()
+{
+    if (mode != Mode::Forwarding)
+        return;
+    if (m_announced || delivered > attemptOffset)
+        pull(); // handed over: keep what the caller has not read yet, never withdraw it
+    else
+        m_source = nullptr; // nobody was told of it: the next attempt may start afresh
+}
+
+void ResponseForwarder::pull()
+{
+    // The attempt is about to go: what the caller has not read yet moves to our buffer.
+    QNetworkReply *from = readable();
+    m_source = nullptr;
+    if (!from)
+        return;
+    const QByteArray rest = from->readAll();
+    if (rest.isEmpty())
+        return;
+    m_buffer.remove(0, m_bufferPos);
+    m_bufferPos = 0;
+    m_buffer.append(rest);
+    delivered += rest.size();
+}
+
+bool ResponseForwarder::clearUnanswered()
+{
+    if (!m_metaDataForwarded || delivered != 0)
+        return true;
+    clearMetaData();
+    m_metaDataForwarded = false;
+    RetryingReply *q = d.q_func();
+    const QPointer<RetryingReply> alive(q);
+    Q_EMIT q->metaDataChanged();
+    return alive;
+}
+
+bool ResponseForwarder::deliver(QNetworkReply *response, bool answered)
+{
+    RetryingReply *q = d.q_func();
+    bool announce = false;
+    if ((!m_metaDataForwarded || mode == Mode::Holding) && answered && delivered == 0) {
+        // A held (or never announced) response is the answer after all: hand it over, with
+        // the body kept while it was held.
+        mode = Mode::Forwarding;
+        m_buffer = std::exchange(heldBody, QByteArray());
+        m_bufferPos = 0;
+        delivered += m_buffer.size();
+        announce = true;
+        if (!forward(response))
+            return false;
+    }
+    if (mode == Mode::Forwarding) {
+        if (attemptOffset == 0 && response->url() != q->url())
+            copyMetaData(response);
+        m_source = response; // the caller reads the rest straight from it
+    }
+    if (announce && q->bytesAvailable() > 0) {
+        const QPointer<RetryingReply> alive(q);
+        Q_EMIT q->readyRead();
+        return alive;
+    }
+    return true;
+}
+
+void ResponseForwarder::forget(QNetworkReply *response)
+{
+    if (!response || response == m_source)
+        m_source = nullptr;
+}
+
+qint64 ResponseForwarder::bytesAvailable() const
+{
+    return (m_buffer.size() - m_bufferPos) + (readable() ? m_source->bytesAvailable() : 0);
+}
+
+bool ResponseForwarder::canReadLine() const
+{
+    return m_buffer.indexOf('\n', m_bufferPos) >= 0 || (readable() && m_source->canReadLine());
+}
+
+qint64 ResponseForwarder::read(char *data, qint64 maxSize)
+{
+    // Bytes saved from an earlier attempt come first, then the attempt's own, read straight
+    // from it: no copy in between, and its read buffer size applies as the caller set it.
+    qint64 n = std::min<qint64>(maxSize, m_buffer.size() - m_bufferPos);
+    if (n > 0) {
+        std::memcpy(data, m_buffer.constData() + m_bufferPos, size_t(n));
+        m_bufferPos += n;
+        if (m_bufferPos == m_buffer.size()) {
+            m_buffer.clear();
+            m_bufferPos = 0;
+        }
+    }
+    if (n < maxSize && readable()) {
+        const qint64 direct = m_source->read(data + n, maxSize - n);
+        if (direct > 0) {
+            n += direct;
+            delivered += direct;
+        }
+    }
+    return std::max<qint64>(0, n);
+}
+
+} // namespace KeepTrying

@@ -1,0 +1,99 @@
+#ifndef KEEPTRYING_RESPONSEFORWARDER_P_H
+#define KEEPTRYING_RESPONSEFORWARDER_P_H
+
+#include <QtCore/QByteArray>
+#include <QtNetwork/QNetworkReply>
+
+namespace KeepTrying {
+
+class RetryingReplyPrivate;
+
+/*
+    What the caller of a RetryingReply sees of its attempts' responses: the metadata of the
+    one that counts, and one body stitched from the attempts that carried it, each byte once.
+
+    An attempt's response is held aside (a retryable error, a redirect being followed: its
+    body kept up to a bound), or forwarded: its headers become the reply's and the caller
+    reads its body straight from it, without a copy. Bytes announced with readyRead() are
+    handed over, read or not; when an attempt fails after that, what the caller has not read
+    moves into a buffer of ours, and a later attempt may only continue the same body (a
+    checked 206, RFC 9110 §14.4) or the reply fails.
+*/
+class ResponseForwarder
+{
+public:
+    enum class Mode {
+        Undecided, // no response headers yet
+        Holding, // a retryable error status: keep it aside, decide when it has finished
+        Forwarding, // the caller gets this attempt's headers and body as they arrive
+        Redirecting, // a redirect we follow: drain it, then go where it points
+    };
+
+    explicit ResponseForwarder(RetryingReplyPrivate &d) : d(d) { }
+
+    // A new attempt: its body starts where the handed-over bytes end.
+    void beginAttempt();
+    // \a response's headers become the reply's; remembers what resuming and checking its
+    // body needs. Emits metaDataChanged(): false when a slot deleted the reply.
+    bool forward(QNetworkReply *response);
+    // Whether \a response (to a Range request) continues the body the caller has the start
+    // of; if so, it is forwarded without new headers.
+    bool continueBody(QNetworkReply *response);
+    // New bytes of \a response, in whatever mode: false when a slot deleted the reply.
+    bool readyRead(QNetworkReply *response);
+    // Progress of the forwarded attempt, never backwards.
+    void downloadProgress(qint64 received, qint64 total);
+    // The attempt is going: keep what was handed over (and not yet read), or drop it all
+    // when nobody was told of it.
+    void attemptFailed();
+    // The held \a response is the answer after all (or the reply ends with a forwarded one):
+    // the caller reads the rest straight from it. False when a slot deleted the reply.
+    bool deliver(QNetworkReply *response, bool answered);
+    // No response ended the request: the headers of one discarded on the way are not its
+    // answer. False when a slot deleted the reply.
+    bool clearUnanswered();
+    void copyMetaData(QNetworkReply *from);
+    void forget(QNetworkReply *response); // it is being deleted
+
+    bool isResumable() const;
+    qint64 handedOver() const { return delivered; }
+    qint64 bodyEndOf(QNetworkReply *response) const
+    {
+        return delivered + response->bytesAvailable();
+    }
+    QByteArray validator() const { return m_validator; }
+
+    qint64 bytesAvailable() const;
+    bool canReadLine() const;
+    qint64 read(char *data, qint64 maxSize);
+
+    Mode mode = Mode::Undecided;
+    qint64 attemptOffset = 0; // body offset at which the current attempt's bytes start
+    qint64 attemptEnd = -1; // body offset at which the current attempt's response ends
+    QByteArray heldBody; // the (bounded) body of a held response
+
+private:
+    void clearMetaData();
+    void pull();
+    // The attempt the caller reads from, while it can still be read (Qt closes an attempt
+    // that timed out or was aborted).
+    QNetworkReply *readable() const { return m_source && m_source->isOpen() ? m_source : nullptr; }
+
+    RetryingReplyPrivate &d;
+    QNetworkReply *m_source = nullptr;
+    QByteArray m_buffer; // handed-over bytes of an earlier attempt, not yet read
+    qint64 m_bufferPos = 0;
+    qint64 delivered = 0; // body bytes handed to the caller, across attempts
+    qint64 m_completeLength = -1; // the whole body's length, when a response said it
+    qint64 m_progressReported = 0;
+    bool m_announced = false; // readyRead told a listener of this attempt's bytes
+    bool m_metaDataForwarded = false;
+    bool m_acceptRanges = false;
+    bool m_identityEncoding = true;
+    QByteArray m_validator; // strong ETag or Last-Modified, for If-Range
+    bool m_validatorIsETag = false;
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_RESPONSEFORWARDER_P_H
