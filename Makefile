@@ -31,7 +31,7 @@ build/test/build.ninja: | setup
 test: setup build/test/build.ninja build/dev/build.ninja
 	$(CMAKE) --build --preset test
 	$(CTEST) --preset test
-	$(CMAKE) --build --preset dev --target tst_replylifetime tst_retryingnetworkaccessmanager
+	$(CMAKE) --build --preset dev --target tst_replylifetime tst_abortanddelete
 	$(CTEST) --preset memcheck
 
 build/release/build.ninja: | setup
