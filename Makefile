@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: The KeepTrying authors
+# SPDX-License-Identifier: MIT
+
 # Thin wrapper around CMake presets, so the two everyday commands are one word each.
 #   make run    set up, build and start the reader on its built-in demo server
 #   make test   set up, build (with ASan/UBSan) and run every test, then the memcheck pass

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // The thundering herd (issue 4). N logical GETs from many clients (one manager each) hit a
 // demo server that is down for a while and then serves at most C requests at a time, 503
 // above. Each retry strategy runs in turn against a fresh server:

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // The circuit breaker in RetryingNetworkAccessManager against the demo server: a failing
 // origin sees the probes and little else, and the waiting requests complete when it heals.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Tests of the demo server, through a plain QNetworkAccessManager on loopback.
 
 #include <KeepTrying/Demo/demoserver.h>

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // abort(), delete and deleteLater() at any moment, from inside our own signals too: finished()
 // once, nothing more sent. The last three functions also run under valgrind memcheck (the
 // memcheck_ tests of the dev build).

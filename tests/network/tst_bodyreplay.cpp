@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Request bodies replayed byte for byte (with their Idempotency-Key), response bodies resumed
 // with Range/If-Range, and bytes handed to the caller never handed again.
 

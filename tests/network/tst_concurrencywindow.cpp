@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // The adaptive concurrency window per origin: scouts, slow start after an outage, halving on
 // overload, slots held by shed answers and given back at deadlines.
 

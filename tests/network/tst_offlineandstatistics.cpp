@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Simulated offline mode (requests wait without touching the network), the counters in
 // statistics() and what the log may hold.
 

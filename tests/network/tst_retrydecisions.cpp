@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // What is retried, how often and after how long: status classes, Retry-After, timeouts,
 // refused connections, deadlines, per-request and custom policies.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // A caller cannot tell RetryingNetworkAccessManager from a plain QNetworkAccessManager when
 // nothing fails: the same rows run against both.
 
