@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: The KeepTrying authors
+# SPDX-License-Identifier: MIT
+
 # Thin wrapper around CMake presets, so the two everyday commands are one word each.
 #   make run    set up, build and start the reader on its built-in demo server
 #   make test   set up, build (with ASan/UBSan) and run every test, then the memcheck pass
@@ -31,7 +34,7 @@ build/test/build.ninja: | setup
 test: setup build/test/build.ninja build/dev/build.ninja
 	$(CMAKE) --build --preset test
 	$(CTEST) --preset test
-	$(CMAKE) --build --preset dev --target tst_replylifetime tst_retryingnetworkaccessmanager
+	$(CMAKE) --build --preset dev --target tst_replylifetime tst_abortanddelete
 	$(CTEST) --preset memcheck
 
 build/release/build.ninja: | setup

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: The KeepTrying authors
+# SPDX-License-Identifier: MIT
+
 # Starts the reader from a build folder. Without a display it runs on the offscreen
 # platform, waits until the library has loaded, saves a screenshot and exits.
 set -euo pipefail

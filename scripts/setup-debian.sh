@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: The KeepTrying authors
+# SPDX-License-Identifier: MIT
+
 # Installs the Debian packages KeepTrying needs, only those that are missing.
 # Runs apt-get as root (or through sudo); does nothing on a machine that has them all.
 set -euo pipefail

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // keeptrying-demo-server: the demo wallabag server with fault injection, on its own.
 
 #include <KeepTrying/Demo/demoserver.h>

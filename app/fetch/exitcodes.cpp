@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #include "exitcodes.h"
 
 ExitCodes::Code ExitCodes::forReply(QNetworkReply::NetworkError error, int httpStatus)

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // keeptrying-fetch: a curl-like client built on KeepTrying::RetryingNetworkAccessManager.
 
 #include "fetcher.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #include "mainwindow.h"
 
 #include "articledelegate.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #ifndef KEEPTRYING_READER_SCREENSHOTDRIVER_H
 #define KEEPTRYING_READER_SCREENSHOTDRIVER_H
 

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: The KeepTrying authors
+# SPDX-License-Identifier: MIT
+
 """Draws the preview pictures of the sample library (resources/images/preview-NN.png).
 
 Run once after adding articles to resources/articles/articles.json (and list new pictures

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // The thundering herd (issue 4). N logical GETs from many clients (one manager each) hit a
 // demo server that is down for a while and then serves at most C requests at a time, 503
 // above. Each retry strategy runs in turn against a fresh server:
@@ -18,17 +21,18 @@
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
+#include "demoserverthread.h"
+#include "demotoken.h"
+
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QEventLoop>
-#include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QMutex>
 #include <QtCore/QThread>
 #include <QtCore/QTimer>
-#include <QtCore/QUrlQuery>
 #include <QtNetwork/QNetworkProxy>
 #include <QtNetwork/QNetworkReply>
 
@@ -83,68 +87,20 @@ struct Figures
     std::vector<int> returnsFirstSecond; // clients that saw the origin reachable again
 };
 
-// The server on its own thread, as a real one would be: the clients' work does not slow it.
-class ServerHost
-{
-public:
-    explicit ServerHost(const Config &config)
-    {
-        m_server = new DemoServer;
-        m_server->setMaxConcurrent(config.capacity);
-        m_server->setServiceTime(config.serviceMs);
-        m_server->moveToThread(&m_thread);
-        m_thread.start();
-        quint16 port = 0;
-        QMetaObject::invokeMethod(
-            m_server, [&] { port = m_server->listen(); }, Qt::BlockingQueuedConnection);
-        if (port == 0)
-            qFatal("cannot listen");
-    }
-    ~ServerHost()
-    {
-        QMetaObject::invokeMethod(
-            m_server, [this] { delete m_server; }, Qt::BlockingQueuedConnection);
-        m_thread.quit();
-        m_thread.wait();
-    }
-    DemoServer *server() const { return m_server; }
-
-private:
-    QThread m_thread;
-    DemoServer *m_server = nullptr;
-};
-
-QByteArray fetchToken(const QUrl &base)
-{
-    QNetworkAccessManager plain;
-    plain.setProxy(QNetworkProxy::NoProxy);
-    QUrlQuery form;
-    form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("password"));
-    form.addQueryItem(QStringLiteral("client_id"), DemoServer::demoClientId());
-    form.addQueryItem(QStringLiteral("client_secret"), DemoServer::demoClientSecret());
-    form.addQueryItem(QStringLiteral("username"), DemoServer::demoUsername());
-    form.addQueryItem(QStringLiteral("password"), DemoServer::demoPassword());
-    QNetworkRequest request(QUrl(base.toString() + QStringLiteral("/oauth/v2/token")));
-    request.setHeader(QNetworkRequest::ContentTypeHeader,
-                      QByteArrayLiteral("application/x-www-form-urlencoded"));
-    std::unique_ptr<QNetworkReply> reply(
-        plain.post(request, form.toString(QUrl::FullyEncoded).toUtf8()));
-    QEventLoop loop;
-    QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    const QJsonObject json = QJsonDocument::fromJson(reply->readAll()).object();
-    const QByteArray token = json.value(QLatin1String("access_token")).toString().toLatin1();
-    if (token.isEmpty())
-        qFatal("no token");
-    return token;
-}
-
 Figures run(const Config &config, const Strategy &strategy)
 {
-    ServerHost host(config);
+    // The server on its own thread, as a real one would be: the clients' work does not slow it.
+    Test::DemoServerThread host;
     DemoServer *server = host.server();
+    server->setMaxConcurrent(config.capacity);
+    server->setServiceTime(config.serviceMs);
+    if (host.listen() == 0)
+        qFatal("cannot listen");
     const QUrl base = server->baseUrl();
-    const QByteArray bearer = "Bearer " + fetchToken(base);
+    const QByteArray token = Test::demoToken(base, nullptr, 0);
+    if (token.isEmpty())
+        qFatal("no token");
+    const QByteArray bearer = "Bearer " + token;
     server->resetStats();
 
     QElapsedTimer clock;

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // What does keeping trying cost when nothing fails? The same loopback workloads through a
 // plain QNetworkAccessManager and through RetryingNetworkAccessManager, interleaved, several
 // rounds; prints median times, their ratios and peak-memory ratios.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // How fast do waiting requests recover when the network or the server comes back, and how
 // much do they send while it is away? 100 GETs wait through an outage of the demo server;
 // KeepTrying (library defaults) is compared in the same run with plain QNetworkAccessManager

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // The circuit breaker in RetryingNetworkAccessManager against the demo server: a failing
 // origin sees the probes and little else, and the waiting requests complete when it heals.
 
@@ -8,12 +11,11 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
+#include "demotoken.h"
+
 #include <QtCore/QHash>
-#include <QtCore/QJsonDocument>
-#include <QtCore/QJsonObject>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QRegularExpression>
-#include <QtCore/QUrlQuery>
 #include <QtNetwork/QNetworkProxy>
 #include <QtNetwork/QNetworkReply>
 #include <QtTest/QSignalSpy>
@@ -63,24 +65,7 @@ void tst_BreakerIntegration::init()
     QVERIFY(m_server->listen() != 0);
 
     // A token, so that the requests succeed once the fault is gone.
-    QNetworkAccessManager plain;
-    plain.setProxy(QNetworkProxy::NoProxy);
-    QUrlQuery form;
-    form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("password"));
-    form.addQueryItem(QStringLiteral("client_id"), DemoServer::demoClientId());
-    form.addQueryItem(QStringLiteral("client_secret"), DemoServer::demoClientSecret());
-    form.addQueryItem(QStringLiteral("username"), DemoServer::demoUsername());
-    form.addQueryItem(QStringLiteral("password"), DemoServer::demoPassword());
-    QNetworkRequest request(
-        QUrl(m_server->baseUrl().toString() + QStringLiteral("/oauth/v2/token")));
-    request.setHeader(QNetworkRequest::ContentTypeHeader,
-                      QByteArrayLiteral("application/x-www-form-urlencoded"));
-    std::unique_ptr<QNetworkReply> reply(
-        plain.post(request, form.toString(QUrl::FullyEncoded).toUtf8()));
-    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
-    QVERIFY(finished.wait(10000));
-    const QJsonObject json = QJsonDocument::fromJson(reply->readAll()).object();
-    m_bearer = "Bearer " + json.value(QLatin1String("access_token")).toString().toLatin1();
+    m_bearer = "Bearer " + KeepTrying::Test::demoToken(*m_server);
     QVERIFY(m_bearer.size() > 7);
     m_server->resetStats();
 }

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // The circuit breaker's transitions, driven by a fake clock: each edge of the rules in
 // circuitbreaker.h, one at a time.
 

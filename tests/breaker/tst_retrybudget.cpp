@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // The retry budget: token arithmetic and the floor with a fake clock, then the share of
 // retries a RetryingNetworkAccessManager sends to a server that fails every other request.
 

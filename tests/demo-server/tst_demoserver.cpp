@@ -1,6 +1,11 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Tests of the demo server, through a plain QNetworkAccessManager on loopback.
 
 #include <KeepTrying/Demo/demoserver.h>
+
+#include "demotoken.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -164,17 +169,8 @@ QByteArray tst_DemoServer::token(DemoServer *target)
 {
     if (!m_token.isEmpty() && !target)
         return m_token;
-    QUrlQuery form;
-    form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("password"));
-    form.addQueryItem(QStringLiteral("client_id"), DemoServer::demoClientId());
-    form.addQueryItem(QStringLiteral("client_secret"), DemoServer::demoClientSecret());
-    form.addQueryItem(QStringLiteral("username"), DemoServer::demoUsername());
-    form.addQueryItem(QStringLiteral("password"), DemoServer::demoPassword());
-    const Result result =
-        send("POST", QStringLiteral("/oauth/v2/token"), form.toString(QUrl::FullyEncoded).toUtf8(),
-             { { "Content-Type", "application/x-www-form-urlencoded" } }, target);
     const QByteArray accessToken =
-        result.json().value(QLatin1String("access_token")).toString().toLatin1();
+        KeepTrying::Test::demoToken(target ? *target : *m_server, m_nam.get());
     if (!target)
         m_token = accessToken;
     return accessToken;

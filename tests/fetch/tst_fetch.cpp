@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Tests keeptrying-fetch: its exit code table directly, and the real executable through
 // QProcess against small servers on 127.0.0.1 started by each test.
 

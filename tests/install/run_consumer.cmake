@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: The KeepTrying authors
+# SPDX-License-Identifier: MIT
+
 # Run by ctest (see CMakeLists.txt): cmake -DKT_BUILD_DIR=… -DKT_CONSUMER_SOURCE_DIR=…
 #   -DWORK_DIR=… [-DKT_GENERATOR=… -DKT_CXX_COMPILER=… -DKT_BUILD_TYPE=… -DKT_SANITIZERS=…]
 #   -P run_consumer.cmake

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // What a request ends with when its retries stop: the last real answer, whole when it was
 // streamed, bounded when it was held; at the deadline, not before it.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Offline-aware waiting (issue 3): requests park instead of spending attempts while the
 // network or their origin cannot be reached, and go exactly once when it can.
 

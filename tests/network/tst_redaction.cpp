@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Tests the one rule for what may be logged (redaction.h) and the library's log helper.
 
 #include <KeepTrying/redaction.h>

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Redirects, followed by the reply itself: a retry goes to the hop that failed, with the
 // method and body that hop was sent, and credentials never reach another origin.
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // A write without an Idempotency-Key reaches the server at most once, Qt's own re-send
 // included; a request the server surely did not process (HTTP/2 refused it) goes again,
 // whatever its method.

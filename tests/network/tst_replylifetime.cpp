@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Deleting a reply with plain delete from a slot of any of its signals is safe: Qt goes on
 // using the attempt's own reply after the slot returns, so the attempt is never deleted on
 // that stack. ASan cannot see such a fault (the bad reads are inside uninstrumented Qt);

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // What a caller reads of a body that breaks off, however often: exactly the body, or a
 // prefix of it with an error; never a byte twice, never a short body taken for a success.
 

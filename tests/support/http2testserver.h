@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #ifndef KEEPTRYING_HTTP2TESTSERVER_H
 #define KEEPTRYING_HTTP2TESTSERVER_H
 

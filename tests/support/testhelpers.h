@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #ifndef KEEPTRYING_TESTHELPERS_H
 #define KEEPTRYING_TESTHELPERS_H
 
@@ -6,6 +9,7 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtNetwork/QNetworkReply>
+#include <QtNetwork/QTcpServer>
 #include <QtTest/QSignalSpy>
 
 namespace KeepTrying::Test {
@@ -48,6 +52,14 @@ inline QByteArray waitForBody(QNetworkReply *reply, int timeoutMs = 10000)
 }
 
 using Headers = QList<QPair<QByteArray, QByteArray>>;
+
+// A loopback port nothing listens on (it was free a moment ago): connections are refused.
+inline quint16 closedPort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost);
+    return probe.serverPort(); // closed again when probe goes
+}
 
 } // namespace KeepTrying::Test
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybanner.h>

@@ -1,24 +1,14 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #include "demoserver_p.h"
 
-#include <QtCore/QCryptographicHash>
+#include "logging_p.h"
+
 #include <QtCore/QFile>
-#include <QtCore/QJsonArray>
-#include <QtCore/QJsonDocument>
-#include <QtCore/QMetaEnum>
-#include <QtCore/QRegularExpression>
 #include <QtCore/QThread>
-#include <QtCore/QTimer>
-#include <QtCore/QUuid>
-#include <QtHttpServer/QHttpServer>
-#include <QtHttpServer/QHttpServerRequest>
-#include <QtHttpServer/QHttpServerResponder>
-#include <QtNetwork/QTcpServer>
-#include <QtNetwork/QTcpSocket>
 
 #include <algorithm>
-#include <cmath>
-
-Q_LOGGING_CATEGORY(lcDemoServer, "keeptrying.demoserver", QtWarningMsg)
 
 // Q_INIT_RESOURCE must be used outside any namespace; a static library's resources are not
 // registered unless something references them.
@@ -31,936 +21,30 @@ namespace KeepTrying::Demo {
 
 namespace {
 
-constexpr qsizetype maxRecordedRequests = 1000;
-constexpr int defaultPerPage = 30;
-constexpr int tokenLifetimeSeconds = 3600;
 constexpr int maxServiceTimeMs = 600000; // as the latency fault
-const char wallabagVersion[] = "2.6.9";
-
-const QRegularExpression &tokenPath()
-{
-    static const QRegularExpression re(QStringLiteral("^/oauth/v2/token$"));
-    return re;
-}
-const QRegularExpression &entriesPath()
-{
-    static const QRegularExpression re(QStringLiteral("^/api/entries(?:\\.json)?$"));
-    return re;
-}
-const QRegularExpression &entryPath()
-{
-    static const QRegularExpression re(QStringLiteral("^/api/entries/([0-9]{1,9})(?:\\.json)?$"));
-    return re;
-}
-const QRegularExpression &versionPath()
-{
-    static const QRegularExpression re(QStringLiteral("^/api/version(?:\\.json)?$"));
-    return re;
-}
-const QRegularExpression &infoPath()
-{
-    static const QRegularExpression re(QStringLiteral("^/api/info(?:\\.json)?$"));
-    return re;
-}
-// wallabag's access rules (app/config/security.yml) let these through without a token;
-// like theirs, the rule is a path prefix.
-const QRegularExpression &anonymousApiPath()
-{
-    static const QRegularExpression re(QStringLiteral("^/api/(?:version|info)"));
-    return re;
-}
-const QRegularExpression &imagePath()
-{
-    static const QRegularExpression re(QStringLiteral("^/images/([A-Za-z0-9_-][A-Za-z0-9._-]*)$"));
-    return re;
-}
-
-// Stats count routes by their pattern, so that /api/entries/7.json and /api/entries/8 add up.
-QString routeKey(const QByteArray &method, const QString &path)
-{
-    QString pattern = path;
-    if (tokenPath().match(path).hasMatch())
-        pattern = QStringLiteral("/oauth/v2/token");
-    else if (entriesPath().match(path).hasMatch())
-        pattern = QStringLiteral("/api/entries.json");
-    else if (entryPath().match(path).hasMatch())
-        pattern = QStringLiteral("/api/entries/{id}.json");
-    else if (versionPath().match(path).hasMatch())
-        pattern = QStringLiteral("/api/version");
-    else if (infoPath().match(path).hasMatch())
-        pattern = QStringLiteral("/api/info");
-    else if (imagePath().match(path).hasMatch())
-        pattern = QStringLiteral("/images/{name}");
-    return QString::fromLatin1(method) + QLatin1Char(' ') + pattern;
-}
-
-// The admin API answers loopback clients only, so it listens on loopback whatever the API
-// listens on.
-QHostAddress adminAddressFor(const QHostAddress &address)
-{
-    return address.isLoopback() ? address : QHostAddress(QHostAddress::LocalHost);
-}
-
-QString baseUrlFor(const QHostAddress &address, quint16 port)
-{
-    if (port == 0)
-        return QString();
-    QUrl url;
-    url.setScheme(QStringLiteral("http"));
-    if (address == QHostAddress::LocalHostIPv6)
-        url.setHost(address.toString());
-    else if (address.isNull() || address == QHostAddress::Any || address == QHostAddress::AnyIPv4 ||
-             address == QHostAddress::AnyIPv6 || address.isLoopback())
-        url.setHost(QStringLiteral("127.0.0.1"));
-    else
-        url.setHost(address.toString());
-    url.setPort(port);
-    return url.toString();
-}
-
-bool isWrite(const QByteArray &method)
-{
-    return method == "POST" || method == "PATCH" || method == "DELETE" || method == "PUT";
-}
-
-// "1"/"true" and "0"/"false", as wallabag's boolean parameters.
-std::optional<bool> parseBool(const QString &value)
-{
-    if (value == QLatin1String("1") ||
-        value.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0)
-        return true;
-    if (value == QLatin1String("0") ||
-        value.compare(QLatin1String("false"), Qt::CaseInsensitive) == 0)
-        return false;
-    return std::nullopt;
-}
-
-// Parameters of a write or token request: the URL query, overridden by a form-encoded or JSON
-// body. Values are strings as in a form; JSON booleans become "1"/"0", arrays comma lists.
-std::optional<QHash<QString, QString>> parameters(const HttpRequest &request)
-{
-    QHash<QString, QString> result;
-    const auto queryItems = request.query.queryItems(QUrl::FullyDecoded);
-    for (const auto &[key, value] : queryItems)
-        result.insert(key, value);
-    if (request.body.trimmed().isEmpty())
-        return result;
-
-    const QByteArray contentType = request.header("content-type").toLower();
-    if (contentType.contains("json") || request.body.trimmed().startsWith('{')) {
-        QJsonParseError error;
-        const QJsonDocument document = QJsonDocument::fromJson(request.body, &error);
-        if (error.error != QJsonParseError::NoError || !document.isObject())
-            return std::nullopt;
-        const QJsonObject object = document.object();
-        for (auto it = object.begin(); it != object.end(); ++it) {
-            const QJsonValue value = it.value();
-            if (value.isBool()) {
-                result.insert(it.key(), value.toBool() ? QStringLiteral("1") : QStringLiteral("0"));
-            } else if (value.isDouble()) {
-                result.insert(it.key(), QString::number(value.toDouble()));
-            } else if (value.isString()) {
-                result.insert(it.key(), value.toString());
-            } else if (value.isArray()) {
-                QStringList items;
-                for (const QJsonValue &item : value.toArray())
-                    items.append(item.toString());
-                result.insert(it.key(), items.join(QLatin1Char(',')));
-            }
-        }
-        return result;
-    }
-    // application/x-www-form-urlencoded: '+' is a space there, but not for QUrlQuery.
-    QString form = QString::fromUtf8(request.body);
-    form.replace(QLatin1Char('+'), QLatin1String("%20"));
-    const auto formItems = QUrlQuery(form).queryItems(QUrl::FullyDecoded);
-    for (const auto &[key, value] : formItems)
-        result.insert(key, value);
-    return result;
-}
-
-QStringList splitTags(const QString &tags)
-{
-    QStringList result;
-    const QStringList parts = tags.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    for (const QString &part : parts) {
-        const QString tag = part.trimmed();
-        if (!tag.isEmpty() && !result.contains(tag))
-            result.append(tag);
-    }
-    return result;
-}
-
-QByteArray newToken()
-{
-    return QUuid::createUuid().toRfc4122().toHex() + QUuid::createUuid().toRfc4122().toHex();
-}
 
 } // namespace
 
-QByteArray HttpRequest::header(const QByteArray &name) const
-{
-    for (const auto &[key, value] : headers) {
-        if (key.compare(name, Qt::CaseInsensitive) == 0)
-            return value;
-    }
-    return QByteArray();
-}
-
-HttpResponse HttpResponse::json(const QJsonValue &value, int status)
-{
-    HttpResponse response;
-    response.status = status;
-    response.contentType = "application/json";
-    response.body = value.isArray()
-        ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
-        : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
-    return response;
-}
-
-HttpResponse HttpResponse::oauthError(int status, const QString &error, const QString &description)
-{
-    return json(QJsonObject { { QStringLiteral("error"), error },
-                              { QStringLiteral("error_description"), description } },
-                status);
-}
-
-HttpResponse HttpResponse::restError(int status, const QString &message)
-{
-    return json(QJsonObject { { QStringLiteral("error"),
-                                QJsonObject { { QStringLiteral("code"), status },
-                                              { QStringLiteral("message"), message } } } },
-                status);
-}
-
 DemoServerPrivate::DemoServerPrivate(DemoServer *q)
-    : q_ptr(q), random(QRandomGenerator::global()->generate())
+    : q_ptr(q), transport(q, mutex, api), admin(q, mutex, transport)
 {
-}
-
-HttpRequest DemoServerPrivate::copyOf(const QHttpServerRequest &request)
-{
-    HttpRequest copy;
-    copy.method =
-        QMetaEnum::fromType<QHttpServerRequest::Method>().valueToKey(int(request.method()));
-    copy.method = copy.method.toUpper();
-    copy.path = request.url().path();
-    copy.query = request.query();
-    copy.rawQuery = request.url().query(QUrl::FullyEncoded);
-    copy.headers = request.headers();
-    copy.body = request.body();
-    copy.remoteAddress = request.remoteAddress();
-    return copy;
-}
-
-void DemoServerPrivate::onAdminRequest(const QHttpServerRequest &request,
-                                       QHttpServerResponder &&responder)
-{
-    const HttpRequest copy = copyOf(request);
-    int downMs = -1;
-    write(responder, handleAdmin(copy, &downMs), copy.method == "HEAD");
-    // Only the API's listener goes down; this one keeps answering.
-    if (downMs >= 0)
-        goDown(downMs);
-}
-
-void DemoServerPrivate::onRequest(const QHttpServerRequest &request,
-                                  QHttpServerResponder &&responder)
-{
-    Q_Q(DemoServer);
-    const HttpRequest copy = copyOf(request);
-    QTcpSocket *socket = responder.socket();
-
-    if (down) {
-        // A request on a connection opened before the server went down.
-        socket->abort();
-        return;
-    }
-
-    std::optional<FaultSpec> fault;
-    int shedAbove = 0; // the capacity the request was shed at, 0 when it is served
-    int delayMs = 0;
-    {
-        QMutexLocker locker(&mutex);
-        ++totalRequests;
-        ++requestsPerRoute[routeKey(copy.method, copy.path)];
-        recorded.push_back(
-            RecordedRequest { copy.method, copy.path, copy.rawQuery, copy.headers, copy.body });
-        if (qsizetype(recorded.size()) > maxRecordedRequests)
-            recorded.pop_front();
-        if (maxConcurrent > 0 && inProgress >= maxConcurrent) {
-            shedAbove = maxConcurrent;
-            ++capacityRejections;
-        } else {
-            ++inProgress;
-            peakInProgress = std::max(peakInProgress, inProgress);
-            fault = takeFault(copy);
-            delayMs = serviceTimeMs + (fault ? fault->latencyMs : 0);
-        }
-    }
-    if (shedAbove > 0)
-        qCDebug(lcDemoServer).noquote() << copy.method << copy.path << "shed for capacity";
-    else if (fault)
-        qCDebug(lcDemoServer).noquote() << copy.method << copy.path << "with fault" << fault->text;
-    else
-        qCDebug(lcDemoServer).noquote() << copy.method << copy.path;
-    Q_EMIT q->requestReceived(copy.method, copy.path);
-
-    if (shedAbove > 0) {
-        // Load shedding: cheap and at once, as a busy server's front end would.
-        write(
-            responder,
-            HttpResponse::restError(
-                503, QStringLiteral("Over capacity: at most %1 requests at a time").arg(shedAbove)),
-            copy.method == "HEAD");
-        return;
-    }
-    if (delayMs > 0) {
-        // Answer later from a timer so that other connections keep being served meanwhile.
-        // The responder is move-only and the timer's functor must be copyable.
-        auto shared = std::make_shared<QHttpServerResponder>(std::move(responder));
-        const QPointer<QTcpSocket> guard(socket);
-        QTimer::singleShot(delayMs, q, [this, copy, fault, shared, guard] {
-            if (guard && guard->state() == QAbstractSocket::ConnectedState)
-                respond(copy, fault, *shared, guard);
-            requestDone(); // a connection gone meanwhile frees its slot all the same
-        });
-        return;
-    }
-    respond(copy, fault, responder, socket);
-    requestDone();
-}
-
-void DemoServerPrivate::requestDone()
-{
-    QMutexLocker locker(&mutex);
-    --inProgress;
-}
-
-std::optional<FaultSpec> DemoServerPrivate::takeFault(const HttpRequest &request)
-{
-    for (FaultSpec &fault : faults) {
-        if (!fault.matches(request.method, request.path))
-            continue;
-        // Draw only for requests the fault could apply to, so a seeded run repeats exactly.
-        if (fault.rate >= 0 && !(random.generateDouble() < fault.rate))
-            continue;
-        if (fault.remaining > 0)
-            --fault.remaining;
-        ++faultsInjected;
-        return fault;
-    }
-    return std::nullopt;
-}
-
-void DemoServerPrivate::respond(const HttpRequest &request, const std::optional<FaultSpec> &fault,
-                                QHttpServerResponder &responder, QTcpSocket *socket)
-{
-    const bool head = request.method == "HEAD";
-    if (fault && fault->drop == FaultSpec::Drop::BeforeHeaders) {
-        socket->abort();
-        return;
-    }
-    if (fault && fault->status != 0) {
-        HttpResponse response = HttpResponse::restError(
-            fault->status, QStringLiteral("Injected fault: ") + fault->text);
-        if (!fault->retryAfter.isEmpty())
-            response.headers.append({ QByteArrayLiteral("Retry-After"), fault->retryAfter });
-        write(responder, response, head);
-        return;
-    }
-
-    HttpResponse response;
-    {
-        QMutexLocker locker(&mutex);
-        response = process(request);
-    }
-    if (fault && fault->drop == FaultSpec::Drop::MidBody) {
-        // The request was applied; only its answer is lost, half-way through the body.
-        write(responder, response, head, response.body.size() / 2);
-        socket->flush();
-        socket->disconnectFromHost();
-        return;
-    }
-    write(responder, response, head);
-}
-
-void DemoServerPrivate::write(QHttpServerResponder &responder, const HttpResponse &response,
-                              bool head, qsizetype bodyBytes)
-{
-    responder.writeStatusLine(QHttpServerResponder::StatusCode(response.status));
-    if (!response.contentType.isEmpty())
-        responder.writeHeader(QByteArrayLiteral("Content-Type"), response.contentType);
-    for (const auto &[name, value] : response.headers)
-        responder.writeHeader(name, value);
-    responder.writeHeader(QByteArrayLiteral("Content-Length"),
-                          QByteArray::number(response.body.size()));
-    if (head)
-        responder.writeBody(QByteArray());
-    else
-        responder.writeBody(bodyBytes < 0 ? response.body : response.body.left(bodyBytes));
-}
-
-HttpResponse DemoServerPrivate::process(const HttpRequest &request)
-{
-    if (!request.path.startsWith(QLatin1String("/api/")))
-        return route(request);
-
-    const QByteArray authorization = request.header("authorization").trimmed();
-    const bool bearer = authorization.left(7).compare("bearer ", Qt::CaseInsensitive) == 0;
-    // Without a token these pass; a token that is sent is checked all the same, as
-    // FOSOAuthServerBundle does behind wallabag's anonymous paths.
-    if (!bearer && anonymousApiPath().match(request.path).hasMatch())
-        return route(request);
-    if (!bearer) {
-        HttpResponse response = HttpResponse::oauthError(
-            401, QStringLiteral("access_denied"), QStringLiteral("OAuth2 authentication required"));
-        response.headers.append(
-            { QByteArrayLiteral("WWW-Authenticate"),
-              QByteArrayLiteral("Bearer realm=\"Service\", error=\"access_denied\"") });
-        return response;
-    }
-    if (!accessTokens.contains(authorization.mid(7).trimmed())) {
-        HttpResponse response =
-            HttpResponse::oauthError(401, QStringLiteral("invalid_grant"),
-                                     QStringLiteral("The access token provided is invalid."));
-        response.headers.append(
-            { QByteArrayLiteral("WWW-Authenticate"),
-              QByteArrayLiteral("Bearer realm=\"Service\", error=\"invalid_grant\"") });
-        return response;
-    }
-
-    const bool write = isWrite(request.method);
-    const QByteArray key = write ? request.header("idempotency-key") : QByteArray();
-    QByteArray fingerprint;
-    if (!key.isEmpty()) {
-        fingerprint = request.method + ' ' + request.path.toUtf8() + '?' +
-            request.rawQuery.toUtf8() + ' ' +
-            QCryptographicHash::hash(request.body, QCryptographicHash::Sha256).toHex();
-        const auto it = idempotentResponses.constFind(key);
-        if (it != idempotentResponses.constEnd()) {
-            if (it->fingerprint != fingerprint) {
-                return HttpResponse::restError(
-                    422, QStringLiteral("Idempotency-Key reused for a different request"));
-            }
-            ++duplicateWritesRejected;
-            return it->response;
-        }
-    }
-    const HttpResponse response = route(request);
-    if (write && response.status >= 200 && response.status < 300)
-        ++writesApplied;
-    if (!key.isEmpty())
-        idempotentResponses.insert(key, StoredResponse { fingerprint, response });
-    return response;
-}
-
-HttpResponse DemoServerPrivate::route(const HttpRequest &request)
-{
-    const QByteArray method = request.method == "HEAD" ? QByteArrayLiteral("GET") : request.method;
-    const auto notAllowed = [](const QByteArray &allow) {
-        HttpResponse response = HttpResponse::restError(405, QStringLiteral("Method Not Allowed"));
-        response.headers.append({ QByteArrayLiteral("Allow"), allow });
-        return response;
-    };
-
-    if (tokenPath().match(request.path).hasMatch()) {
-        if (method != "POST" && method != "GET")
-            return notAllowed("GET, POST");
-        return token(request);
-    }
-    if (entriesPath().match(request.path).hasMatch()) {
-        if (method == "GET")
-            return listEntries(request);
-        if (method == "POST")
-            return createEntry(request);
-        return notAllowed("GET, POST");
-    }
-    if (const QRegularExpressionMatch match = entryPath().match(request.path); match.hasMatch()) {
-        const int id = match.captured(1).toInt();
-        if (method == "GET") {
-            const std::optional<Article> article = store.article(id);
-            if (!article)
-                return HttpResponse::restError(404, QStringLiteral("Not Found"));
-            return HttpResponse::json(store.toJson(*article, publicBaseUrl(request)));
-        }
-        if (method == "PATCH")
-            return patchEntry(request, id);
-        if (method == "DELETE")
-            return deleteEntry(request, id);
-        return notAllowed("GET, PATCH, DELETE");
-    }
-    if (versionPath().match(request.path).hasMatch()) {
-        if (method != "GET")
-            return notAllowed("GET");
-        HttpResponse response;
-        response.contentType = "application/json";
-        response.body = '"' + QByteArray(wallabagVersion) + '"'; // a JSON string, as wallabag
-        return response;
-    }
-    if (infoPath().match(request.path).hasMatch()) {
-        if (method != "GET")
-            return notAllowed("GET");
-        return HttpResponse::json(
-            QJsonObject { { QStringLiteral("appname"), QStringLiteral("wallabag") },
-                          { QStringLiteral("version"), QLatin1String(wallabagVersion) },
-                          { QStringLiteral("allowed_registration"), false } });
-    }
-    if (request.path == QLatin1String("/_admin") ||
-        request.path.startsWith(QLatin1String("/_admin/"))) {
-        // Scripts written for the admin API on this port get told where it went.
-        return HttpResponse::restError(
-            404,
-            QStringLiteral("Not Found: the admin API listens on its own port, %1")
-                .arg(baseUrlFor(adminAddress, adminPort)));
-    }
-    if (const QRegularExpressionMatch match = imagePath().match(request.path); match.hasMatch()) {
-        if (method != "GET")
-            return notAllowed("GET");
-        return image(request, match.captured(1));
-    }
-    return HttpResponse::restError(404, QStringLiteral("Not Found"));
-}
-
-HttpResponse DemoServerPrivate::token(const HttpRequest &request)
-{
-    const auto params = parameters(request);
-    if (!params)
-        return HttpResponse::oauthError(400, QStringLiteral("invalid_request"),
-                                        QStringLiteral("The request body could not be parsed"));
-    const QString grantType = params->value(QStringLiteral("grant_type"));
-    if (grantType.isEmpty())
-        return HttpResponse::oauthError(
-            400, QStringLiteral("invalid_request"),
-            QStringLiteral("Invalid grant_type parameter or parameter missing"));
-    if (params->value(QStringLiteral("client_id")) != DemoServer::demoClientId() ||
-        params->value(QStringLiteral("client_secret")) != DemoServer::demoClientSecret())
-        return HttpResponse::oauthError(400, QStringLiteral("invalid_client"),
-                                        QStringLiteral("The client credentials are invalid"));
-    if (grantType == QLatin1String("password")) {
-        if (params->value(QStringLiteral("username")) != DemoServer::demoUsername() ||
-            params->value(QStringLiteral("password")) != DemoServer::demoPassword())
-            return HttpResponse::oauthError(
-                400, QStringLiteral("invalid_grant"),
-                QStringLiteral("Invalid username and password combination"));
-    } else if (grantType == QLatin1String("refresh_token")) {
-        // An old refresh token stays valid, so that a retried refresh still succeeds.
-        if (!refreshTokens.contains(params->value(QStringLiteral("refresh_token")).toLatin1()))
-            return HttpResponse::oauthError(400, QStringLiteral("invalid_grant"),
-                                            QStringLiteral("Invalid refresh token"));
-    } else {
-        return HttpResponse::oauthError(
-            400, QStringLiteral("unsupported_grant_type"),
-            QStringLiteral("Invalid grant_type parameter or parameter missing"));
-    }
-
-    const QByteArray accessToken = newToken();
-    const QByteArray refreshToken = newToken();
-    accessTokens.insert(accessToken);
-    refreshTokens.insert(refreshToken);
-    HttpResponse response = HttpResponse::json(QJsonObject {
-        { QStringLiteral("access_token"), QString::fromLatin1(accessToken) },
-        { QStringLiteral("expires_in"), tokenLifetimeSeconds },
-        { QStringLiteral("token_type"), QStringLiteral("bearer") },
-        { QStringLiteral("scope"), QJsonValue::Null },
-        { QStringLiteral("refresh_token"), QString::fromLatin1(refreshToken) },
-    });
-    response.headers.append({ QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-store") });
-    return response;
-}
-
-HttpResponse DemoServerPrivate::listEntries(const HttpRequest &request)
-{
-    const QUrlQuery &query = request.query;
-    const auto value = [&](const char *name) {
-        return query.queryItemValue(QLatin1String(name), QUrl::FullyDecoded);
-    };
-    const auto positive = [&](const char *name, int fallback) -> std::optional<int> {
-        if (!query.hasQueryItem(QLatin1String(name)))
-            return fallback;
-        bool ok = false;
-        const int number = value(name).toInt(&ok);
-        if (!ok || number < 1)
-            return std::nullopt;
-        return number;
-    };
-
-    const std::optional<int> page = positive("page", 1);
-    const std::optional<int> perPage = positive("perPage", defaultPerPage);
-    if (!page || !perPage)
-        return HttpResponse::restError(
-            400, QStringLiteral("page and perPage must be positive integers"));
-
-    ArticleStore::Filter filter;
-    for (const char *name : { "archive", "starred" }) {
-        if (!query.hasQueryItem(QLatin1String(name)))
-            continue;
-        const std::optional<bool> flag = parseBool(value(name));
-        if (!flag)
-            return HttpResponse::restError(400,
-                                           QLatin1String(name) + QStringLiteral(" must be 0 or 1"));
-        (qstrcmp(name, "archive") == 0 ? filter.archived : filter.starred) = flag;
-    }
-    const QString sort = value("sort");
-    if (!sort.isEmpty() && sort != QLatin1String("created") && sort != QLatin1String("updated"))
-        return HttpResponse::restError(400, QStringLiteral("sort must be created or updated"));
-    filter.sortByUpdated = sort == QLatin1String("updated");
-    const QString order = value("order");
-    if (!order.isEmpty() && order != QLatin1String("asc") && order != QLatin1String("desc"))
-        return HttpResponse::restError(400, QStringLiteral("order must be asc or desc"));
-    filter.ascending = order == QLatin1String("asc");
-    filter.tags = splitTags(value("tags"));
-    if (query.hasQueryItem(QStringLiteral("since")))
-        filter.since = QDateTime::fromSecsSinceEpoch(value("since").toLongLong(), Qt::UTC);
-
-    const QList<Article> articles = store.select(filter);
-    const int total = int(articles.size());
-    const int pages = std::max(1, (total + *perPage - 1) / *perPage);
-    if (*page > pages)
-        return HttpResponse::restError(404,
-                                       QStringLiteral("Page \"") + QString::number(*page) +
-                                           QStringLiteral("\" does not exist."));
-
-    const QString base = publicBaseUrl(request);
-    QJsonArray items;
-    const qsizetype first = qsizetype(*page - 1) * *perPage;
-    for (qsizetype i = first; i < std::min<qsizetype>(total, first + *perPage); ++i)
-        items.append(store.toJson(articles.at(i), base));
-
-    const auto link = [&](int number) {
-        QUrlQuery linkQuery = query;
-        linkQuery.removeAllQueryItems(QStringLiteral("page"));
-        linkQuery.addQueryItem(QStringLiteral("page"), QString::number(number));
-        if (!linkQuery.hasQueryItem(QStringLiteral("perPage")))
-            linkQuery.addQueryItem(QStringLiteral("perPage"), QString::number(*perPage));
-        const QString href =
-            base + request.path + QLatin1Char('?') + linkQuery.toString(QUrl::FullyEncoded);
-        return QJsonObject { { QStringLiteral("href"), href } };
-    };
-    QJsonObject links { { QStringLiteral("self"), link(*page) },
-                        { QStringLiteral("first"), link(1) },
-                        { QStringLiteral("last"), link(pages) } };
-    if (*page < pages)
-        links.insert(QStringLiteral("next"), link(*page + 1));
-    if (*page > 1)
-        links.insert(QStringLiteral("previous"), link(*page - 1));
-
-    return HttpResponse::json(QJsonObject {
-        { QStringLiteral("page"), *page },
-        { QStringLiteral("limit"), *perPage },
-        { QStringLiteral("pages"), pages },
-        { QStringLiteral("total"), total },
-        { QStringLiteral("_links"), links },
-        { QStringLiteral("_embedded"), QJsonObject { { QStringLiteral("items"), items } } },
-    });
-}
-
-HttpResponse DemoServerPrivate::createEntry(const HttpRequest &request)
-{
-    const auto params = parameters(request);
-    if (!params)
-        return HttpResponse::restError(400, QStringLiteral("The request body could not be parsed"));
-    const QString urlText = params->value(QStringLiteral("url"));
-    const QUrl url(urlText, QUrl::StrictMode);
-    if (!url.isValid() || url.host().isEmpty() ||
-        (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
-        return HttpResponse::restError(400, QStringLiteral("url must be an http or https URL"));
-
-    // wallabag answers with the existing entry when the URL is saved already.
-    if (const std::optional<Article> existing = store.articleByUrl(urlText))
-        return HttpResponse::json(store.toJson(*existing, publicBaseUrl(request)));
-
-    std::optional<bool> starred;
-    std::optional<bool> archived;
-    if (params->contains(QStringLiteral("starred")) &&
-        !(starred = parseBool(params->value(QStringLiteral("starred")))))
-        return HttpResponse::restError(400, QStringLiteral("starred must be 0 or 1"));
-    if (params->contains(QStringLiteral("archive")) &&
-        !(archived = parseBool(params->value(QStringLiteral("archive")))))
-        return HttpResponse::restError(400, QStringLiteral("archive must be 0 or 1"));
-
-    Article article = store.create(urlText, params->value(QStringLiteral("title")),
-                                   params->value(QStringLiteral("content")),
-                                   splitTags(params->value(QStringLiteral("tags"))));
-    if (starred.value_or(false) || archived.value_or(false)) {
-        article.starred = starred.value_or(false);
-        article.archived = archived.value_or(false);
-        if (article.starred)
-            article.starredAt = article.createdAt;
-        if (article.archived)
-            article.archivedAt = article.createdAt;
-        store.update(article);
-        article = *store.article(article.id);
-    }
-    return HttpResponse::json(store.toJson(article, publicBaseUrl(request)));
-}
-
-HttpResponse DemoServerPrivate::patchEntry(const HttpRequest &request, int id)
-{
-    std::optional<Article> article = store.article(id);
-    if (!article)
-        return HttpResponse::restError(404, QStringLiteral("Not Found"));
-    const auto params = parameters(request);
-    if (!params)
-        return HttpResponse::restError(400, QStringLiteral("The request body could not be parsed"));
-
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    if (params->contains(QStringLiteral("title"))) {
-        const QString title = params->value(QStringLiteral("title")).trimmed();
-        if (title.isEmpty())
-            return HttpResponse::restError(400, QStringLiteral("title must not be empty"));
-        article->title = title;
-    }
-    if (params->contains(QStringLiteral("starred"))) {
-        const std::optional<bool> starred = parseBool(params->value(QStringLiteral("starred")));
-        if (!starred)
-            return HttpResponse::restError(400, QStringLiteral("starred must be 0 or 1"));
-        if (*starred != article->starred)
-            article->starredAt = *starred ? now : QDateTime();
-        article->starred = *starred;
-    }
-    if (params->contains(QStringLiteral("archive"))) {
-        const std::optional<bool> archived = parseBool(params->value(QStringLiteral("archive")));
-        if (!archived)
-            return HttpResponse::restError(400, QStringLiteral("archive must be 0 or 1"));
-        if (*archived != article->archived)
-            article->archivedAt = *archived ? now : QDateTime();
-        article->archived = *archived;
-    }
-    if (params->contains(QStringLiteral("language")))
-        article->language = params->value(QStringLiteral("language"));
-    // As in wallabag, PATCH adds the tags it names; it does not remove the others.
-    const QStringList tags = splitTags(params->value(QStringLiteral("tags")));
-    for (const QString &tag : tags) {
-        if (!article->tags.contains(tag))
-            article->tags.append(tag);
-    }
-    store.update(*article);
-    return HttpResponse::json(store.toJson(*store.article(id), publicBaseUrl(request)));
-}
-
-HttpResponse DemoServerPrivate::deleteEntry(const HttpRequest &request, int id)
-{
-    const std::optional<Article> removed = store.remove(id);
-    if (!removed)
-        return HttpResponse::restError(404, QStringLiteral("Not Found"));
-    if (request.query.queryItemValue(QStringLiteral("expect")) == QLatin1String("id"))
-        return HttpResponse::json(QJsonObject { { QStringLiteral("id"), id } });
-    return HttpResponse::json(store.toJson(*removed, publicBaseUrl(request)));
-}
-
-HttpResponse DemoServerPrivate::image(const HttpRequest &request, const QString &name) const
-{
-    QFile file(QStringLiteral(":/demo/images/") + name);
-    if (!file.open(QIODevice::ReadOnly))
-        return HttpResponse::restError(404, QStringLiteral("Not Found"));
-    const QByteArray data = file.readAll();
-    const QByteArray etag =
-        '"' + QCryptographicHash::hash(data, QCryptographicHash::Sha1).toHex().left(16) + '"';
-
-    HttpResponse response;
-    response.contentType = name.endsWith(QLatin1String(".png"))
-        ? QByteArrayLiteral("image/png")
-        : QByteArrayLiteral("application/octet-stream");
-    response.headers = { { QByteArrayLiteral("ETag"), etag },
-                         { QByteArrayLiteral("Accept-Ranges"), QByteArrayLiteral("bytes") },
-                         { QByteArrayLiteral("Cache-Control"),
-                           QByteArrayLiteral("max-age=86400") } };
-    response.body = data;
-
-    // A single byte range (RFC 9110 §14.2), so a client can resume a download cut mid-body;
-    // If-Range with another validator, or a range we do not understand, gets the whole image.
-    const QByteArray range = request.header("range").trimmed();
-    const QByteArray ifRange = request.header("if-range").trimmed();
-    static const QRegularExpression byteRange(QStringLiteral("^bytes=([0-9]*)-([0-9]*)$"));
-    const QRegularExpressionMatch match = byteRange.match(QString::fromLatin1(range));
-    if (!match.hasMatch() || (!ifRange.isEmpty() && ifRange != etag) ||
-        (match.capturedLength(1) == 0 && match.capturedLength(2) == 0))
-        return response;
-
-    const qint64 size = data.size();
-    qint64 start = 0;
-    qint64 end = size - 1;
-    if (match.capturedLength(1) == 0) {
-        start = std::max<qint64>(0, size - match.captured(2).toLongLong());
-    } else {
-        start = match.captured(1).toLongLong();
-        if (match.capturedLength(2) > 0)
-            end = std::min(end, match.captured(2).toLongLong());
-    }
-    if (start >= size || end < start) {
-        HttpResponse unsatisfiable =
-            HttpResponse::restError(416, QStringLiteral("Range Not Satisfiable"));
-        unsatisfiable.headers.append(
-            { QByteArrayLiteral("Content-Range"), "bytes */" + QByteArray::number(size) });
-        return unsatisfiable;
-    }
-    response.status = 206;
-    response.headers.append({ QByteArrayLiteral("Content-Range"),
-                              "bytes " + QByteArray::number(start) + '-' + QByteArray::number(end) +
-                                  '/' + QByteArray::number(size) });
-    response.body = data.mid(start, end - start + 1);
-    return response;
-}
-
-QString DemoServerPrivate::publicBaseUrl(const HttpRequest &request) const
-{
-    // Links must work for the client, so use the host it connected to.
-    const QByteArray host = request.header("host");
-    if (!host.isEmpty())
-        return QStringLiteral("http://") + QString::fromLatin1(host);
-    return baseUrlFor(address, port);
-}
-
-HttpResponse DemoServerPrivate::handleAdmin(const HttpRequest &request, int *downMs)
-{
-    Q_Q(DemoServer);
-    if (!request.remoteAddress.isLoopback())
-        return HttpResponse::restError(
-            403, QStringLiteral("The admin endpoints answer loopback clients only"));
-    const QByteArray &method = request.method;
-    const auto faultList = [q] {
-        return HttpResponse::json(
-            QJsonObject { { QStringLiteral("faults"), QJsonArray::fromStringList(q->faults()) } });
-    };
-
-    if (request.path == QLatin1String("/_admin/faults")) {
-        if (method == "GET" || method == "HEAD")
-            return faultList();
-        if (method == "DELETE") {
-            q->clearFaults();
-            return faultList();
-        }
-        if (method != "POST")
-            return HttpResponse::restError(405, QStringLiteral("Method Not Allowed"));
-
-        // {"faults": ["spec", ...], "replace": bool} or just ["spec", ...]
-        QJsonParseError parseError;
-        const QJsonDocument document = QJsonDocument::fromJson(request.body, &parseError);
-        const QJsonArray specs = document.isArray()
-            ? document.array()
-            : document.object().value(QLatin1String("faults")).toArray();
-        const bool replace = document.object().value(QLatin1String("replace")).toBool(false);
-        if (parseError.error != QJsonParseError::NoError ||
-            (document.isObject() && !document.object().value(QLatin1String("faults")).isArray()))
-            return HttpResponse::restError(
-                400,
-                QStringLiteral("expected {\"faults\": [\"spec\", ...], \"replace\": "
-                               "true|false} or [\"spec\", ...]"));
-        QList<FaultSpec> parsed;
-        for (const QJsonValue &spec : specs) {
-            QString errorMessage = QStringLiteral("fault specs must be strings");
-            std::optional<FaultSpec> fault =
-                spec.isString() ? FaultSpec::parse(spec.toString(), &errorMessage) : std::nullopt;
-            if (!fault)
-                return HttpResponse::restError(400, errorMessage);
-            parsed.append(*fault);
-        }
-        {
-            QMutexLocker locker(&mutex);
-            if (replace)
-                faults.clear();
-            faults.append(parsed);
-        }
-        return faultList();
-    }
-    if (request.path == QLatin1String("/_admin/down")) {
-        if (method != "POST")
-            return HttpResponse::restError(405, QStringLiteral("Method Not Allowed"));
-        bool ok = false;
-        const double seconds =
-            request.query.queryItemValue(QStringLiteral("seconds")).toDouble(&ok);
-        if (!ok || !std::isfinite(seconds) || seconds < 0 || seconds > 3600)
-            return HttpResponse::restError(
-                400, QStringLiteral("seconds must be a number from 0 to 3600"));
-        *downMs = int(std::lround(seconds * 1000));
-        return HttpResponse::json(QJsonObject { { QStringLiteral("down_ms"), *downMs } });
-    }
-    if (request.path == QLatin1String("/_admin/up")) {
-        if (method != "POST")
-            return HttpResponse::restError(405, QStringLiteral("Method Not Allowed"));
-        upTimer->stop();
-        if (down)
-            comeUp(); // may stay down when the port was taken meanwhile; it then retries
-        return HttpResponse::json(QJsonObject { { QStringLiteral("down"), bool(down) } });
-    }
-    if (request.path == QLatin1String("/_admin/stats")) {
-        if (method != "GET" && method != "HEAD")
-            return HttpResponse::restError(405, QStringLiteral("Method Not Allowed"));
-        return HttpResponse::json(q->stats());
-    }
-    if (request.path == QLatin1String("/_admin/stats/reset")) {
-        if (method != "POST")
-            return HttpResponse::restError(405, QStringLiteral("Method Not Allowed"));
-        q->resetStats();
-        return HttpResponse::json(q->stats());
-    }
-    return HttpResponse::restError(404, QStringLiteral("Not Found"));
 }
 
 QJsonObject DemoServerPrivate::statsLocked() const
 {
     QJsonObject perRoute;
-    for (auto it = requestsPerRoute.cbegin(); it != requestsPerRoute.cend(); ++it)
+    for (auto it = transport.requestsPerRoute.cbegin(); it != transport.requestsPerRoute.cend();
+         ++it)
         perRoute.insert(it.key(), it.value());
     return QJsonObject {
-        { QStringLiteral("total_requests"), totalRequests },
+        { QStringLiteral("total_requests"), transport.totalRequests },
         { QStringLiteral("requests_per_route"), perRoute },
-        { QStringLiteral("writes_applied"), writesApplied },
-        { QStringLiteral("duplicate_writes_rejected"), duplicateWritesRejected },
-        { QStringLiteral("faults_injected"), faultsInjected },
-        { QStringLiteral("capacity_rejections"), capacityRejections },
-        { QStringLiteral("peak_in_progress"), peakInProgress },
+        { QStringLiteral("writes_applied"), api.writesApplied },
+        { QStringLiteral("duplicate_writes_rejected"), api.duplicateWritesRejected },
+        { QStringLiteral("faults_injected"), transport.faultsInjected },
+        { QStringLiteral("capacity_rejections"), transport.capacityRejections },
+        { QStringLiteral("peak_in_progress"), transport.peakInProgress },
     };
-}
-
-void DemoServerPrivate::goDown(int milliseconds)
-{
-    Q_Q(DemoServer);
-    if (!down) {
-        const QList<QTcpServer *> servers = http->servers();
-        for (QTcpServer *server : servers) {
-            if (!server->isListening())
-                continue;
-            closedEndpoints.append({ server, server->serverAddress(), server->serverPort() });
-            server->close();
-            // A real outage ends the open connections as well (after what they are sending);
-            // otherwise a client would carry on over a kept-alive connection.
-            const QList<QTcpSocket *> sockets = server->findChildren<QTcpSocket *>();
-            for (QTcpSocket *socket : sockets)
-                socket->disconnectFromHost();
-        }
-        if (closedEndpoints.isEmpty()) {
-            qCWarning(lcDemoServer, "goDown(): not listening");
-            return;
-        }
-        qCDebug(lcDemoServer, "down for %d ms", milliseconds);
-        down = true;
-        Q_EMIT q->downChanged(true);
-    }
-    upTimer->start(std::max(0, milliseconds));
-}
-
-void DemoServerPrivate::comeUp()
-{
-    Q_Q(DemoServer);
-    for (auto it = closedEndpoints.begin(); it != closedEndpoints.end();) {
-        if (!it->server || it->server->listen(it->address, it->port)) {
-            it = closedEndpoints.erase(it);
-            continue;
-        }
-        qCWarning(lcDemoServer, "cannot listen again on %s:%u: %s (retrying)",
-                  qPrintable(it->address.toString()), unsigned(it->port),
-                  qPrintable(it->server->errorString()));
-        ++it;
-    }
-    if (!closedEndpoints.isEmpty()) {
-        upTimer->start(100);
-        return;
-    }
-    qCDebug(lcDemoServer, "up again");
-    down = false;
-    Q_EMIT q->downChanged(false);
 }
 
 DemoServer::DemoServer(QObject *parent)
@@ -975,64 +59,51 @@ DemoServer::DemoServer(QObject *parent)
 
     QFile library(QStringLiteral(":/demo/articles/articles.json"));
     QString errorMessage = library.errorString();
-    if (!library.open(QIODevice::ReadOnly) || !d->store.loadJson(library.readAll(), &errorMessage))
+    if (!library.open(QIODevice::ReadOnly) ||
+        !d->api.store.loadJson(library.readAll(), &errorMessage))
         qCCritical(lcDemoServer) << "cannot load the sample library:" << errorMessage;
-
-    d->http = new QHttpServer(this);
-    d->http->setMissingHandler(
-        [d](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
-            d->onRequest(request, std::move(responder));
-        });
-    d->admin = new QHttpServer(this);
-    d->admin->setMissingHandler(
-        [d](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
-            d->onAdminRequest(request, std::move(responder));
-        });
-    d->upTimer = new QTimer(this);
-    d->upTimer->setSingleShot(true);
-    connect(d->upTimer, &QTimer::timeout, this, [d] { d->comeUp(); });
 }
 
 DemoServer::~DemoServer()
 {
     Q_D(DemoServer);
     // Close the sockets while the private part they call into still exists.
-    delete d->http;
-    d->http = nullptr;
-    delete d->admin;
-    d->admin = nullptr;
+    d->transport.deleteListener();
+    d->admin.deleteListener();
 }
 
 quint16 DemoServer::listen(const QHostAddress &address, quint16 port, quint16 adminPort)
 {
     Q_D(DemoServer);
     quint16 boundAdmin = 0;
-    const QHostAddress adminAddress = adminAddressFor(address);
+    const QHostAddress adminAddress = AdminApi::addressFor(address);
     {
         QMutexLocker locker(&d->mutex);
-        boundAdmin = d->adminPort;
+        boundAdmin = d->admin.port;
     }
     if (boundAdmin == 0) {
-        boundAdmin = d->admin->listen(adminAddress, adminPort);
+        boundAdmin = d->admin.listen(adminAddress, adminPort);
         if (boundAdmin == 0) {
             qCWarning(lcDemoServer, "cannot listen for the admin API on %s port %u",
                       qPrintable(adminAddress.toString()), unsigned(adminPort));
             return 0;
         }
         QMutexLocker locker(&d->mutex);
-        d->adminAddress = adminAddress;
-        d->adminPort = boundAdmin;
+        d->admin.address = adminAddress;
+        d->admin.port = boundAdmin;
+        d->api.adminUrl = baseUrlFor(adminAddress, boundAdmin);
     }
-    const quint16 bound = d->http->listen(address, port);
+    const quint16 bound = d->transport.listen(address, port);
     if (bound == 0) {
         qCWarning(lcDemoServer, "cannot listen on %s port %u", qPrintable(address.toString()),
                   unsigned(port));
         return 0;
     }
     QMutexLocker locker(&d->mutex);
-    if (d->port == 0) {
-        d->address = address;
-        d->port = bound;
+    if (d->transport.port == 0) {
+        d->transport.address = address;
+        d->transport.port = bound;
+        d->api.baseUrl = baseUrlFor(address, bound);
     }
     return bound;
 }
@@ -1041,14 +112,14 @@ QUrl DemoServer::baseUrl() const
 {
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
-    return QUrl(baseUrlFor(d->address, d->port));
+    return QUrl(baseUrlFor(d->transport.address, d->transport.port));
 }
 
 QUrl DemoServer::adminUrl() const
 {
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
-    return QUrl(baseUrlFor(d->adminAddress, d->adminPort));
+    return QUrl(baseUrlFor(d->admin.address, d->admin.port));
 }
 
 bool DemoServer::addFault(const QString &spec, QString *errorMessage)
@@ -1058,7 +129,7 @@ bool DemoServer::addFault(const QString &spec, QString *errorMessage)
     if (!fault)
         return false;
     QMutexLocker locker(&d->mutex);
-    d->faults.append(*fault);
+    d->transport.faults.append(*fault);
     return true;
 }
 
@@ -1066,7 +137,7 @@ void DemoServer::clearFaults()
 {
     Q_D(DemoServer);
     QMutexLocker locker(&d->mutex);
-    d->faults.clear();
+    d->transport.faults.clear();
 }
 
 QStringList DemoServer::faults() const
@@ -1074,7 +145,7 @@ QStringList DemoServer::faults() const
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
     QStringList result;
-    for (const FaultSpec &fault : d->faults)
+    for (const FaultSpec &fault : d->transport.faults)
         result.append(fault.describe());
     return result;
 }
@@ -1083,35 +154,35 @@ void DemoServer::setSeed(quint32 seed)
 {
     Q_D(DemoServer);
     QMutexLocker locker(&d->mutex);
-    d->random.seed(seed);
+    d->transport.random.seed(seed);
 }
 
 void DemoServer::setMaxConcurrent(int requests)
 {
     Q_D(DemoServer);
     QMutexLocker locker(&d->mutex);
-    d->maxConcurrent = std::max(0, requests);
+    d->transport.maxConcurrent = std::max(0, requests);
 }
 
 int DemoServer::maxConcurrent() const
 {
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
-    return d->maxConcurrent;
+    return d->transport.maxConcurrent;
 }
 
 void DemoServer::setServiceTime(int milliseconds)
 {
     Q_D(DemoServer);
     QMutexLocker locker(&d->mutex);
-    d->serviceTimeMs = std::clamp(milliseconds, 0, maxServiceTimeMs);
+    d->transport.serviceTimeMs = std::clamp(milliseconds, 0, maxServiceTimeMs);
 }
 
 int DemoServer::serviceTime() const
 {
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
-    return d->serviceTimeMs;
+    return d->transport.serviceTimeMs;
 }
 
 void DemoServer::goDown(int milliseconds)
@@ -1121,7 +192,7 @@ void DemoServer::goDown(int milliseconds)
         QMetaObject::invokeMethod(this, [this, milliseconds] { goDown(milliseconds); });
         return;
     }
-    d->goDown(milliseconds);
+    d->transport.goDown(milliseconds);
 }
 
 void DemoServer::comeUp()
@@ -1131,15 +202,13 @@ void DemoServer::comeUp()
         QMetaObject::invokeMethod(this, [this] { comeUp(); });
         return;
     }
-    d->upTimer->stop();
-    if (d->down)
-        d->comeUp();
+    d->transport.comeUpNow();
 }
 
 bool DemoServer::isDown() const
 {
     Q_D(const DemoServer);
-    return d->down;
+    return d->transport.isDown();
 }
 
 QJsonObject DemoServer::stats() const
@@ -1153,35 +222,29 @@ qint64 DemoServer::totalRequests() const
 {
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
-    return d->totalRequests;
+    return d->transport.totalRequests;
 }
 
 void DemoServer::resetStats()
 {
     Q_D(DemoServer);
     QMutexLocker locker(&d->mutex);
-    d->totalRequests = 0;
-    d->writesApplied = 0;
-    d->duplicateWritesRejected = 0;
-    d->faultsInjected = 0;
-    d->capacityRejections = 0;
-    d->peakInProgress = d->inProgress;
-    d->requestsPerRoute.clear();
-    d->recorded.clear();
+    d->transport.resetStatsLocked();
+    d->api.resetStatsLocked();
 }
 
 int DemoServer::articleCount() const
 {
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
-    return d->store.count();
+    return d->api.store.count();
 }
 
 QList<RecordedRequest> DemoServer::recordedRequests() const
 {
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
-    return QList<RecordedRequest>(d->recorded.cbegin(), d->recorded.cend());
+    return QList<RecordedRequest>(d->transport.recorded.cbegin(), d->transport.recorded.cend());
 }
 
 QString DemoServer::demoClientId()

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // Uses the installed KeepTrying::Network without touching the network.
 
 #include <KeepTrying/retryafter.h>

@@ -1,0 +1,578 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "wallabagapi_p.h"
+
+#include <KeepTrying/Demo/demoserver.h>
+
+#include <QtCore/QCryptographicHash>
+#include <QtCore/QFile>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QUuid>
+
+#include <algorithm>
+
+namespace KeepTrying::Demo {
+
+namespace {
+
+constexpr int defaultPerPage = 30;
+constexpr int tokenLifetimeSeconds = 3600;
+const char wallabagVersion[] = "2.6.9";
+
+const QRegularExpression &tokenPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/oauth/v2/token$"));
+    return re;
+}
+const QRegularExpression &entriesPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/entries(?:\\.json)?$"));
+    return re;
+}
+const QRegularExpression &entryPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/entries/([0-9]{1,9})(?:\\.json)?$"));
+    return re;
+}
+const QRegularExpression &versionPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/version(?:\\.json)?$"));
+    return re;
+}
+const QRegularExpression &infoPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/info(?:\\.json)?$"));
+    return re;
+}
+// wallabag's access rules (app/config/security.yml) let these through without a token;
+// like theirs, the rule is a path prefix.
+const QRegularExpression &anonymousApiPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/(?:version|info)"));
+    return re;
+}
+const QRegularExpression &imagePath()
+{
+    static const QRegularExpression re(QStringLiteral("^/images/([A-Za-z0-9_-][A-Za-z0-9._-]*)$"));
+    return re;
+}
+
+bool isWrite(const QByteArray &method)
+{
+    return method == "POST" || method == "PATCH" || method == "DELETE" || method == "PUT";
+}
+
+// "1"/"true" and "0"/"false", as wallabag's boolean parameters.
+std::optional<bool> parseBool(const QString &value)
+{
+    if (value == QLatin1String("1") ||
+        value.compare(QLatin1String("true"), Qt::CaseInsensitive) == 0)
+        return true;
+    if (value == QLatin1String("0") ||
+        value.compare(QLatin1String("false"), Qt::CaseInsensitive) == 0)
+        return false;
+    return std::nullopt;
+}
+
+// Parameters of a write or token request: the URL query, overridden by a form-encoded or JSON
+// body. Values are strings as in a form; JSON booleans become "1"/"0", arrays comma lists.
+std::optional<QHash<QString, QString>> parameters(const HttpRequest &request)
+{
+    QHash<QString, QString> result;
+    const auto queryItems = request.query.queryItems(QUrl::FullyDecoded);
+    for (const auto &[key, value] : queryItems)
+        result.insert(key, value);
+    if (request.body.trimmed().isEmpty())
+        return result;
+
+    const QByteArray contentType = request.header("content-type").toLower();
+    if (contentType.contains("json") || request.body.trimmed().startsWith('{')) {
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(request.body, &error);
+        if (error.error != QJsonParseError::NoError || !document.isObject())
+            return std::nullopt;
+        const QJsonObject object = document.object();
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            const QJsonValue value = it.value();
+            if (value.isBool()) {
+                result.insert(it.key(), value.toBool() ? QStringLiteral("1") : QStringLiteral("0"));
+            } else if (value.isDouble()) {
+                result.insert(it.key(), QString::number(value.toDouble()));
+            } else if (value.isString()) {
+                result.insert(it.key(), value.toString());
+            } else if (value.isArray()) {
+                QStringList items;
+                for (const QJsonValue &item : value.toArray())
+                    items.append(item.toString());
+                result.insert(it.key(), items.join(QLatin1Char(',')));
+            }
+        }
+        return result;
+    }
+    // application/x-www-form-urlencoded: '+' is a space there, but not for QUrlQuery.
+    QString form = QString::fromUtf8(request.body);
+    form.replace(QLatin1Char('+'), QLatin1String("%20"));
+    const auto formItems = QUrlQuery(form).queryItems(QUrl::FullyDecoded);
+    for (const auto &[key, value] : formItems)
+        result.insert(key, value);
+    return result;
+}
+
+QStringList splitTags(const QString &tags)
+{
+    QStringList result;
+    const QStringList parts = tags.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString &part : parts) {
+        const QString tag = part.trimmed();
+        if (!tag.isEmpty() && !result.contains(tag))
+            result.append(tag);
+    }
+    return result;
+}
+
+QByteArray newToken()
+{
+    return QUuid::createUuid().toRfc4122().toHex() + QUuid::createUuid().toRfc4122().toHex();
+}
+
+} // namespace
+
+QString WallabagApi::routeKey(const QByteArray &method, const QString &path)
+{
+    QString pattern = path;
+    if (tokenPath().match(path).hasMatch())
+        pattern = QStringLiteral("/oauth/v2/token");
+    else if (entriesPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/entries.json");
+    else if (entryPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/entries/{id}.json");
+    else if (versionPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/version");
+    else if (infoPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/info");
+    else if (imagePath().match(path).hasMatch())
+        pattern = QStringLiteral("/images/{name}");
+    return QString::fromLatin1(method) + QLatin1Char(' ') + pattern;
+}
+
+void WallabagApi::resetStatsLocked()
+{
+    writesApplied = 0;
+    duplicateWritesRejected = 0;
+}
+
+HttpResponse WallabagApi::process(const HttpRequest &request)
+{
+    if (!request.path.startsWith(QLatin1String("/api/")))
+        return route(request);
+
+    const QByteArray authorization = request.header("authorization").trimmed();
+    const bool bearer = authorization.left(7).compare("bearer ", Qt::CaseInsensitive) == 0;
+    // Without a token these pass; a token that is sent is checked all the same, as
+    // FOSOAuthServerBundle does behind wallabag's anonymous paths.
+    if (!bearer && anonymousApiPath().match(request.path).hasMatch())
+        return route(request);
+    if (!bearer) {
+        HttpResponse response = HttpResponse::oauthError(
+            401, QStringLiteral("access_denied"), QStringLiteral("OAuth2 authentication required"));
+        response.headers.append(
+            { QByteArrayLiteral("WWW-Authenticate"),
+              QByteArrayLiteral("Bearer realm=\"Service\", error=\"access_denied\"") });
+        return response;
+    }
+    if (!accessTokens.contains(authorization.mid(7).trimmed())) {
+        HttpResponse response =
+            HttpResponse::oauthError(401, QStringLiteral("invalid_grant"),
+                                     QStringLiteral("The access token provided is invalid."));
+        response.headers.append(
+            { QByteArrayLiteral("WWW-Authenticate"),
+              QByteArrayLiteral("Bearer realm=\"Service\", error=\"invalid_grant\"") });
+        return response;
+    }
+
+    const bool write = isWrite(request.method);
+    const QByteArray key = write ? request.header("idempotency-key") : QByteArray();
+    QByteArray fingerprint;
+    if (!key.isEmpty()) {
+        fingerprint = request.method + ' ' + request.path.toUtf8() + '?' +
+            request.rawQuery.toUtf8() + ' ' +
+            QCryptographicHash::hash(request.body, QCryptographicHash::Sha256).toHex();
+        const auto it = idempotentResponses.constFind(key);
+        if (it != idempotentResponses.constEnd()) {
+            if (it->fingerprint != fingerprint) {
+                return HttpResponse::restError(
+                    422, QStringLiteral("Idempotency-Key reused for a different request"));
+            }
+            ++duplicateWritesRejected;
+            return it->response;
+        }
+    }
+    const HttpResponse response = route(request);
+    if (write && response.status >= 200 && response.status < 300)
+        ++writesApplied;
+    if (!key.isEmpty())
+        idempotentResponses.insert(key, StoredResponse { fingerprint, response });
+    return response;
+}
+
+HttpResponse WallabagApi::route(const HttpRequest &request)
+{
+    const QByteArray method = request.method == "HEAD" ? QByteArrayLiteral("GET") : request.method;
+    const auto notAllowed = [](const QByteArray &allow) {
+        HttpResponse response = HttpResponse::restError(405, QStringLiteral("Method Not Allowed"));
+        response.headers.append({ QByteArrayLiteral("Allow"), allow });
+        return response;
+    };
+
+    if (tokenPath().match(request.path).hasMatch()) {
+        if (method != "POST" && method != "GET")
+            return notAllowed("GET, POST");
+        return token(request);
+    }
+    if (entriesPath().match(request.path).hasMatch()) {
+        if (method == "GET")
+            return listEntries(request);
+        if (method == "POST")
+            return createEntry(request);
+        return notAllowed("GET, POST");
+    }
+    if (const QRegularExpressionMatch match = entryPath().match(request.path); match.hasMatch()) {
+        const int id = match.captured(1).toInt();
+        if (method == "GET") {
+            const std::optional<Article> article = store.article(id);
+            if (!article)
+                return HttpResponse::restError(404, QStringLiteral("Not Found"));
+            return HttpResponse::json(store.toJson(*article, publicBaseUrl(request)));
+        }
+        if (method == "PATCH")
+            return patchEntry(request, id);
+        if (method == "DELETE")
+            return deleteEntry(request, id);
+        return notAllowed("GET, PATCH, DELETE");
+    }
+    if (versionPath().match(request.path).hasMatch()) {
+        if (method != "GET")
+            return notAllowed("GET");
+        HttpResponse response;
+        response.contentType = "application/json";
+        response.body = '"' + QByteArray(wallabagVersion) + '"'; // a JSON string, as wallabag
+        return response;
+    }
+    if (infoPath().match(request.path).hasMatch()) {
+        if (method != "GET")
+            return notAllowed("GET");
+        return HttpResponse::json(
+            QJsonObject { { QStringLiteral("appname"), QStringLiteral("wallabag") },
+                          { QStringLiteral("version"), QLatin1String(wallabagVersion) },
+                          { QStringLiteral("allowed_registration"), false } });
+    }
+    if (request.path == QLatin1String("/_admin") ||
+        request.path.startsWith(QLatin1String("/_admin/"))) {
+        // Scripts written for the admin API on this port get told where it went.
+        return HttpResponse::restError(
+            404,
+            QStringLiteral("Not Found: the admin API listens on its own port, %1").arg(adminUrl));
+    }
+    if (const QRegularExpressionMatch match = imagePath().match(request.path); match.hasMatch()) {
+        if (method != "GET")
+            return notAllowed("GET");
+        return image(request, match.captured(1));
+    }
+    return HttpResponse::restError(404, QStringLiteral("Not Found"));
+}
+
+HttpResponse WallabagApi::token(const HttpRequest &request)
+{
+    const auto params = parameters(request);
+    if (!params)
+        return HttpResponse::oauthError(400, QStringLiteral("invalid_request"),
+                                        QStringLiteral("The request body could not be parsed"));
+    const QString grantType = params->value(QStringLiteral("grant_type"));
+    if (grantType.isEmpty())
+        return HttpResponse::oauthError(
+            400, QStringLiteral("invalid_request"),
+            QStringLiteral("Invalid grant_type parameter or parameter missing"));
+    if (params->value(QStringLiteral("client_id")) != DemoServer::demoClientId() ||
+        params->value(QStringLiteral("client_secret")) != DemoServer::demoClientSecret())
+        return HttpResponse::oauthError(400, QStringLiteral("invalid_client"),
+                                        QStringLiteral("The client credentials are invalid"));
+    if (grantType == QLatin1String("password")) {
+        if (params->value(QStringLiteral("username")) != DemoServer::demoUsername() ||
+            params->value(QStringLiteral("password")) != DemoServer::demoPassword())
+            return HttpResponse::oauthError(
+                400, QStringLiteral("invalid_grant"),
+                QStringLiteral("Invalid username and password combination"));
+    } else if (grantType == QLatin1String("refresh_token")) {
+        // An old refresh token stays valid, so that a retried refresh still succeeds.
+        if (!refreshTokens.contains(params->value(QStringLiteral("refresh_token")).toLatin1()))
+            return HttpResponse::oauthError(400, QStringLiteral("invalid_grant"),
+                                            QStringLiteral("Invalid refresh token"));
+    } else {
+        return HttpResponse::oauthError(
+            400, QStringLiteral("unsupported_grant_type"),
+            QStringLiteral("Invalid grant_type parameter or parameter missing"));
+    }
+
+    const QByteArray accessToken = newToken();
+    const QByteArray refreshToken = newToken();
+    accessTokens.insert(accessToken);
+    refreshTokens.insert(refreshToken);
+    HttpResponse response = HttpResponse::json(QJsonObject {
+        { QStringLiteral("access_token"), QString::fromLatin1(accessToken) },
+        { QStringLiteral("expires_in"), tokenLifetimeSeconds },
+        { QStringLiteral("token_type"), QStringLiteral("bearer") },
+        { QStringLiteral("scope"), QJsonValue::Null },
+        { QStringLiteral("refresh_token"), QString::fromLatin1(refreshToken) },
+    });
+    response.headers.append({ QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-store") });
+    return response;
+}
+
+HttpResponse WallabagApi::listEntries(const HttpRequest &request)
+{
+    const QUrlQuery &query = request.query;
+    const auto value = [&](const char *name) {
+        return query.queryItemValue(QLatin1String(name), QUrl::FullyDecoded);
+    };
+    const auto positive = [&](const char *name, int fallback) -> std::optional<int> {
+        if (!query.hasQueryItem(QLatin1String(name)))
+            return fallback;
+        bool ok = false;
+        const int number = value(name).toInt(&ok);
+        if (!ok || number < 1)
+            return std::nullopt;
+        return number;
+    };
+
+    const std::optional<int> page = positive("page", 1);
+    const std::optional<int> perPage = positive("perPage", defaultPerPage);
+    if (!page || !perPage)
+        return HttpResponse::restError(
+            400, QStringLiteral("page and perPage must be positive integers"));
+
+    ArticleStore::Filter filter;
+    for (const char *name : { "archive", "starred" }) {
+        if (!query.hasQueryItem(QLatin1String(name)))
+            continue;
+        const std::optional<bool> flag = parseBool(value(name));
+        if (!flag)
+            return HttpResponse::restError(400,
+                                           QLatin1String(name) + QStringLiteral(" must be 0 or 1"));
+        (qstrcmp(name, "archive") == 0 ? filter.archived : filter.starred) = flag;
+    }
+    const QString sort = value("sort");
+    if (!sort.isEmpty() && sort != QLatin1String("created") && sort != QLatin1String("updated"))
+        return HttpResponse::restError(400, QStringLiteral("sort must be created or updated"));
+    filter.sortByUpdated = sort == QLatin1String("updated");
+    const QString order = value("order");
+    if (!order.isEmpty() && order != QLatin1String("asc") && order != QLatin1String("desc"))
+        return HttpResponse::restError(400, QStringLiteral("order must be asc or desc"));
+    filter.ascending = order == QLatin1String("asc");
+    filter.tags = splitTags(value("tags"));
+    if (query.hasQueryItem(QStringLiteral("since")))
+        filter.since = QDateTime::fromSecsSinceEpoch(value("since").toLongLong(), Qt::UTC);
+
+    const QList<Article> articles = store.select(filter);
+    const int total = int(articles.size());
+    const int pages = std::max(1, (total + *perPage - 1) / *perPage);
+    if (*page > pages)
+        return HttpResponse::restError(404,
+                                       QStringLiteral("Page \"") + QString::number(*page) +
+                                           QStringLiteral("\" does not exist."));
+
+    const QString base = publicBaseUrl(request);
+    QJsonArray items;
+    const qsizetype first = qsizetype(*page - 1) * *perPage;
+    for (qsizetype i = first; i < std::min<qsizetype>(total, first + *perPage); ++i)
+        items.append(store.toJson(articles.at(i), base));
+
+    const auto link = [&](int number) {
+        QUrlQuery linkQuery = query;
+        linkQuery.removeAllQueryItems(QStringLiteral("page"));
+        linkQuery.addQueryItem(QStringLiteral("page"), QString::number(number));
+        if (!linkQuery.hasQueryItem(QStringLiteral("perPage")))
+            linkQuery.addQueryItem(QStringLiteral("perPage"), QString::number(*perPage));
+        const QString href =
+            base + request.path + QLatin1Char('?') + linkQuery.toString(QUrl::FullyEncoded);
+        return QJsonObject { { QStringLiteral("href"), href } };
+    };
+    QJsonObject links { { QStringLiteral("self"), link(*page) },
+                        { QStringLiteral("first"), link(1) },
+                        { QStringLiteral("last"), link(pages) } };
+    if (*page < pages)
+        links.insert(QStringLiteral("next"), link(*page + 1));
+    if (*page > 1)
+        links.insert(QStringLiteral("previous"), link(*page - 1));
+
+    return HttpResponse::json(QJsonObject {
+        { QStringLiteral("page"), *page },
+        { QStringLiteral("limit"), *perPage },
+        { QStringLiteral("pages"), pages },
+        { QStringLiteral("total"), total },
+        { QStringLiteral("_links"), links },
+        { QStringLiteral("_embedded"), QJsonObject { { QStringLiteral("items"), items } } },
+    });
+}
+
+HttpResponse WallabagApi::createEntry(const HttpRequest &request)
+{
+    const auto params = parameters(request);
+    if (!params)
+        return HttpResponse::restError(400, QStringLiteral("The request body could not be parsed"));
+    const QString urlText = params->value(QStringLiteral("url"));
+    const QUrl url(urlText, QUrl::StrictMode);
+    if (!url.isValid() || url.host().isEmpty() ||
+        (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        return HttpResponse::restError(400, QStringLiteral("url must be an http or https URL"));
+
+    // wallabag answers with the existing entry when the URL is saved already.
+    if (const std::optional<Article> existing = store.articleByUrl(urlText))
+        return HttpResponse::json(store.toJson(*existing, publicBaseUrl(request)));
+
+    std::optional<bool> starred;
+    std::optional<bool> archived;
+    if (params->contains(QStringLiteral("starred")) &&
+        !(starred = parseBool(params->value(QStringLiteral("starred")))))
+        return HttpResponse::restError(400, QStringLiteral("starred must be 0 or 1"));
+    if (params->contains(QStringLiteral("archive")) &&
+        !(archived = parseBool(params->value(QStringLiteral("archive")))))
+        return HttpResponse::restError(400, QStringLiteral("archive must be 0 or 1"));
+
+    Article article = store.create(urlText, params->value(QStringLiteral("title")),
+                                   params->value(QStringLiteral("content")),
+                                   splitTags(params->value(QStringLiteral("tags"))));
+    if (starred.value_or(false) || archived.value_or(false)) {
+        article.starred = starred.value_or(false);
+        article.archived = archived.value_or(false);
+        if (article.starred)
+            article.starredAt = article.createdAt;
+        if (article.archived)
+            article.archivedAt = article.createdAt;
+        store.update(article);
+        article = *store.article(article.id);
+    }
+    return HttpResponse::json(store.toJson(article, publicBaseUrl(request)));
+}
+
+HttpResponse WallabagApi::patchEntry(const HttpRequest &request, int id)
+{
+    std::optional<Article> article = store.article(id);
+    if (!article)
+        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    const auto params = parameters(request);
+    if (!params)
+        return HttpResponse::restError(400, QStringLiteral("The request body could not be parsed"));
+
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (params->contains(QStringLiteral("title"))) {
+        const QString title = params->value(QStringLiteral("title")).trimmed();
+        if (title.isEmpty())
+            return HttpResponse::restError(400, QStringLiteral("title must not be empty"));
+        article->title = title;
+    }
+    if (params->contains(QStringLiteral("starred"))) {
+        const std::optional<bool> starred = parseBool(params->value(QStringLiteral("starred")));
+        if (!starred)
+            return HttpResponse::restError(400, QStringLiteral("starred must be 0 or 1"));
+        if (*starred != article->starred)
+            article->starredAt = *starred ? now : QDateTime();
+        article->starred = *starred;
+    }
+    if (params->contains(QStringLiteral("archive"))) {
+        const std::optional<bool> archived = parseBool(params->value(QStringLiteral("archive")));
+        if (!archived)
+            return HttpResponse::restError(400, QStringLiteral("archive must be 0 or 1"));
+        if (*archived != article->archived)
+            article->archivedAt = *archived ? now : QDateTime();
+        article->archived = *archived;
+    }
+    if (params->contains(QStringLiteral("language")))
+        article->language = params->value(QStringLiteral("language"));
+    // As in wallabag, PATCH adds the tags it names; it does not remove the others.
+    const QStringList tags = splitTags(params->value(QStringLiteral("tags")));
+    for (const QString &tag : tags) {
+        if (!article->tags.contains(tag))
+            article->tags.append(tag);
+    }
+    store.update(*article);
+    return HttpResponse::json(store.toJson(*store.article(id), publicBaseUrl(request)));
+}
+
+HttpResponse WallabagApi::deleteEntry(const HttpRequest &request, int id)
+{
+    const std::optional<Article> removed = store.remove(id);
+    if (!removed)
+        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    if (request.query.queryItemValue(QStringLiteral("expect")) == QLatin1String("id"))
+        return HttpResponse::json(QJsonObject { { QStringLiteral("id"), id } });
+    return HttpResponse::json(store.toJson(*removed, publicBaseUrl(request)));
+}
+
+HttpResponse WallabagApi::image(const HttpRequest &request, const QString &name) const
+{
+    QFile file(QStringLiteral(":/demo/images/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    const QByteArray data = file.readAll();
+    const QByteArray etag =
+        '"' + QCryptographicHash::hash(data, QCryptographicHash::Sha1).toHex().left(16) + '"';
+
+    HttpResponse response;
+    response.contentType = name.endsWith(QLatin1String(".png"))
+        ? QByteArrayLiteral("image/png")
+        : QByteArrayLiteral("application/octet-stream");
+    response.headers = { { QByteArrayLiteral("ETag"), etag },
+                         { QByteArrayLiteral("Accept-Ranges"), QByteArrayLiteral("bytes") },
+                         { QByteArrayLiteral("Cache-Control"),
+                           QByteArrayLiteral("max-age=86400") } };
+    response.body = data;
+
+    // A single byte range (RFC 9110 §14.2), so a client can resume a download cut mid-body;
+    // If-Range with another validator, or a range we do not understand, gets the whole image.
+    const QByteArray range = request.header("range").trimmed();
+    const QByteArray ifRange = request.header("if-range").trimmed();
+    static const QRegularExpression byteRange(QStringLiteral("^bytes=([0-9]*)-([0-9]*)$"));
+    const QRegularExpressionMatch match = byteRange.match(QString::fromLatin1(range));
+    if (!match.hasMatch() || (!ifRange.isEmpty() && ifRange != etag) ||
+        (match.capturedLength(1) == 0 && match.capturedLength(2) == 0))
+        return response;
+
+    const qint64 size = data.size();
+    qint64 start = 0;
+    qint64 end = size - 1;
+    if (match.capturedLength(1) == 0) {
+        start = std::max<qint64>(0, size - match.captured(2).toLongLong());
+    } else {
+        start = match.captured(1).toLongLong();
+        if (match.capturedLength(2) > 0)
+            end = std::min(end, match.captured(2).toLongLong());
+    }
+    if (start >= size || end < start) {
+        HttpResponse unsatisfiable =
+            HttpResponse::restError(416, QStringLiteral("Range Not Satisfiable"));
+        unsatisfiable.headers.append(
+            { QByteArrayLiteral("Content-Range"), "bytes */" + QByteArray::number(size) });
+        return unsatisfiable;
+    }
+    response.status = 206;
+    response.headers.append({ QByteArrayLiteral("Content-Range"),
+                              "bytes " + QByteArray::number(start) + '-' + QByteArray::number(end) +
+                                  '/' + QByteArray::number(size) });
+    response.body = data.mid(start, end - start + 1);
+    return response;
+}
+
+QString WallabagApi::publicBaseUrl(const HttpRequest &request) const
+{
+    // Links must work for the client, so use the host it connected to.
+    const QByteArray host = request.header("host");
+    if (!host.isEmpty())
+        return QStringLiteral("http://") + QString::fromLatin1(host);
+    return baseUrl;
+}
+
+} // namespace KeepTrying::Demo

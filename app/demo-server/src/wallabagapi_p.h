@@ -1,0 +1,66 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_DEMO_WALLABAGAPI_P_H
+#define KEEPTRYING_DEMO_WALLABAGAPI_P_H
+
+#include "articlestore_p.h"
+#include "httpmessage_p.h"
+
+#include <QtCore/QHash>
+#include <QtCore/QSet>
+
+namespace KeepTrying::Demo {
+
+/*!
+    What a request to the demo server means: the subset of the wallabag v2 REST API the
+    reader needs (sign-in and tokens, entries, images, version and info), the access rules
+    in front of it and the Idempotency-Key record behind its writes. It knows nothing of
+    sockets, faults or outages: the Transport hands it the requests that get through.
+
+    Not thread-safe by itself: every member is guarded by the server's one mutex, which
+    the caller holds around process() and any access to the data below.
+*/
+class WallabagApi
+{
+public:
+    /*! Answers \a request as wallabag would, and applies it. */
+    HttpResponse process(const HttpRequest &request);
+
+    /*! The route \a path belongs to, by its pattern (\c{PATCH /api/entries/{id}.json}), so
+        that the per-route counters of /api/entries/7.json and /api/entries/8 add up; a path
+        that matches no route names itself. */
+    static QString routeKey(const QByteArray &method, const QString &path);
+
+    /*! Sets the write counters below to zero. */
+    void resetStatsLocked();
+
+    ArticleStore store;
+    QString baseUrl; //!< the API's own, for links when a request has no Host header
+    QString adminUrl; //!< where the admin API listens, to point lost admin scripts there
+    qint64 writesApplied = 0;
+    qint64 duplicateWritesRejected = 0;
+
+private:
+    HttpResponse route(const HttpRequest &request);
+    HttpResponse token(const HttpRequest &request);
+    HttpResponse listEntries(const HttpRequest &request);
+    HttpResponse createEntry(const HttpRequest &request);
+    HttpResponse patchEntry(const HttpRequest &request, int id);
+    HttpResponse deleteEntry(const HttpRequest &request, int id);
+    HttpResponse image(const HttpRequest &request, const QString &name) const;
+    QString publicBaseUrl(const HttpRequest &request) const;
+
+    QSet<QByteArray> accessTokens;
+    QSet<QByteArray> refreshTokens;
+    struct StoredResponse
+    {
+        QByteArray fingerprint;
+        HttpResponse response;
+    };
+    QHash<QByteArray, StoredResponse> idempotentResponses;
+};
+
+} // namespace KeepTrying::Demo
+
+#endif // KEEPTRYING_DEMO_WALLABAGAPI_P_H

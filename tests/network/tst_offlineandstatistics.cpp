@@ -1,0 +1,170 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+// Simulated offline mode (requests wait without touching the network), the counters in
+// statistics() and what the log may hold.
+
+#include <KeepTrying/reachability.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include "testhelpers.h"
+#include "testserver.h"
+
+#include <QtCore/QLoggingCategory>
+#include <QtCore/QStringList>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+
+#include <memory>
+
+using namespace KeepTrying;
+using namespace KeepTrying::Test;
+
+namespace {
+QStringList capturedLog;
+void captureMessage(QtMsgType, const QMessageLogContext &, const QString &message)
+{
+    capturedLog.append(message);
+}
+} // namespace
+
+class tst_OfflineAndStatistics : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void logsHoldNoCredentials();
+    void simulatedOffline_data();
+    void simulatedOffline();
+    void simulatedOfflineFromEnvironment();
+    void statistics();
+};
+
+void tst_OfflineAndStatistics::initTestCase()
+{
+    qputenv("KEEPTRYING_SIMULATE_OFFLINE", "0");
+}
+
+// Debug logging on, every attempt logged: neither a header value nor a query token nor the
+// URL's password ever reaches the log.
+void tst_OfflineAndStatistics::logsHoldNoCredentials()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::respond(503) : TestServer::respond(200);
+    });
+    QLoggingCategory::setFilterRules(QStringLiteral("keeptrying.*=true"));
+    capturedLog.clear();
+    const QtMessageHandler previous = qInstallMessageHandler(captureMessage);
+    {
+        RetryingNetworkAccessManager manager;
+        manager.setRetryPolicy(fastPolicy());
+        QUrl url = server.url(QStringLiteral("/private"));
+        url.setUserName(QStringLiteral("alice"));
+        url.setPassword(QStringLiteral("pw-secret-1"));
+        url.setQuery(QStringLiteral("access_token=tok-secret-2"));
+        QNetworkRequest request(url);
+        request.setRawHeader("Authorization", "Bearer hdr-secret-3");
+        std::unique_ptr<QNetworkReply> reply(manager.get(request));
+        waitForBody(reply.get());
+    }
+    qInstallMessageHandler(previous);
+    QLoggingCategory::setFilterRules(QString());
+    const QString all = capturedLog.join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QLatin1String("/private")), qPrintable(all)); // it did log
+    QVERIFY(!all.contains(QLatin1String("secret")));
+}
+
+void tst_OfflineAndStatistics::simulatedOffline_data()
+{
+    QTest::addColumn<bool>("waitForConnectivity");
+    QTest::newRow("waiting for connectivity") << true;
+    QTest::newRow("on the backoff schedule") << false;
+}
+
+void tst_OfflineAndStatistics::simulatedOffline()
+{
+    QFETCH(bool, waitForConnectivity);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [](const TestServer::Request &, int) { return TestServer::respond(200, "back"); });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.waitForConnectivity = waitForConnectivity;
+    manager.setRetryPolicy(policy);
+    QSignalSpy changed(&manager, &RetryingNetworkAccessManager::simulatedOfflineChanged);
+    manager.setSimulatedOffline(true);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(manager.reachability()->state(), ReachabilityBackend::Offline);
+    QSignalSpy scheduled(&manager, &RetryingNetworkAccessManager::retryScheduled);
+    std::unique_ptr<QNetworkReply> reply(
+        manager.post(QNetworkRequest(server.url()), QByteArray("x")));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    if (waitForConnectivity) {
+        // Parked: nothing is attempted, no timer spins.
+        QVERIFY(retrying->isWaitingForConnectivity());
+        QTest::qWait(100);
+        QCOMPARE(retrying->attemptCount(), 0);
+        QCOMPARE(scheduled.size(), 0);
+    } else {
+        QTRY_VERIFY_WITH_TIMEOUT(scheduled.size() >= 3, 5000);
+        QCOMPARE(scheduled.at(0).at(3).toString(), QStringLiteral("offline (simulated)"));
+    }
+    QCOMPARE(server.connectionCount(), 0);
+    QVERIFY(!reply->isFinished());
+
+    manager.setSimulatedOffline(false);
+    QCOMPARE(waitForBody(reply.get()), QByteArray("back"));
+    QCOMPARE(server.requestCount(), 1);
+    QVERIFY(!retrying->isWaitingForConnectivity());
+}
+
+void tst_OfflineAndStatistics::simulatedOfflineFromEnvironment()
+{
+    qputenv("KEEPTRYING_SIMULATE_OFFLINE", "1");
+    RetryingNetworkAccessManager manager;
+    qputenv("KEEPTRYING_SIMULATE_OFFLINE", "0");
+    QVERIFY(manager.isSimulatedOffline());
+    RetryPolicy policy = fastPolicy();
+    policy.deadlineMs = 200;
+    manager.setRetryPolicy(policy);
+    TestServer server;
+    QVERIFY(server.listen());
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::TimeoutError);
+    QCOMPARE(server.connectionCount(), 0);
+    QVERIFY(!RetryingNetworkAccessManager().isSimulatedOffline());
+}
+
+void tst_OfflineAndStatistics::statistics()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &request, int) {
+        return request.target == "/fail" ? TestServer::respond(503) : TestServer::respond(200);
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.maxAttempts = 2;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> ok(manager.get(QNetworkRequest(server.url())));
+    std::unique_ptr<QNetworkReply> bad(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/fail")))));
+    waitForBody(ok.get());
+    waitForBody(bad.get());
+    const RetryStatistics stats = manager.statistics();
+    QCOMPARE(stats.requests, 2);
+    QCOMPARE(stats.attempts, 3);
+    QCOMPARE(stats.retries, 1);
+    QCOMPARE(stats.succeeded, 1);
+    QCOMPARE(stats.failed, 1);
+    QCOMPARE(stats.gaveUp, 1);
+}
+
+QTEST_GUILESS_MAIN(tst_OfflineAndStatistics)
+#include "tst_offlineandstatistics.moc"
