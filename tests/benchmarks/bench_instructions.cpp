@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 // What does keeping trying cost when nothing fails, counted in instructions rather than
 // time (issue 9)? Wall-time ratios on shared machines swing by several per cent; the number
 // of instructions a client executes for the same work barely moves. The same workloads as

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
 

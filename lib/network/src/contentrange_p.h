@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #ifndef KEEPTRYING_CONTENTRANGE_P_H
 #define KEEPTRYING_CONTENTRANGE_P_H
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybudget.h>
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #ifndef KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 #define KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #ifndef KEEPTRYING_REACHABILITYBACKEND_H
 #define KEEPTRYING_REACHABILITYBACKEND_H
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
 #ifndef KEEPTRYING_REDACTION_H
 #define KEEPTRYING_REDACTION_H
 
