@@ -83,7 +83,8 @@ bool ResponseForwarder::forward(QNetworkReply *from)
     m_validatorIsETag = !m_validator.isEmpty() && m_validator == from->rawHeader("ETag").trimmed();
     const int status = from->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QVariant length = from->header(QNetworkRequest::ContentLengthHeader);
-    const bool hasBody = d.method != "HEAD" && status >= 200 && status != 204 && status != 304;
+    const bool hasBody =
+        d.hop->method() != "HEAD" && status >= 200 && status != 204 && status != 304;
     m_completeLength = hasBody && m_identityEncoding && length.isValid() ? length.toLongLong() : -1;
     attemptEnd = m_completeLength;
     RetryingReply *q = d.q_func();
@@ -95,7 +96,8 @@ bool ResponseForwarder::forward(QNetworkReply *from)
 bool ResponseForwarder::isResumable() const
 {
     return m_acceptRanges && m_identityEncoding && !m_validator.isEmpty() &&
-        (d.method == "GET" || d.method == "HEAD") && !d.request.hasRawHeader("Range");
+        (d.hop->method() == "GET" || d.hop->method() == "HEAD") &&
+        !d.hop->request().hasRawHeader("Range");
 }
 
 bool ResponseForwarder::continueBody(QNetworkReply *response)

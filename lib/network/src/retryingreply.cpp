@@ -31,27 +31,6 @@ namespace KeepTrying {
 
 namespace {
 
-QByteArray methodOf(QNetworkAccessManager::Operation op, const QNetworkRequest &request)
-{
-    switch (op) {
-    case QNetworkAccessManager::HeadOperation:
-        return "HEAD";
-    case QNetworkAccessManager::GetOperation:
-        return "GET";
-    case QNetworkAccessManager::PutOperation:
-        return "PUT";
-    case QNetworkAccessManager::PostOperation:
-        return "POST";
-    case QNetworkAccessManager::DeleteOperation:
-        return "DELETE";
-    case QNetworkAccessManager::CustomOperation:
-        return request.attribute(QNetworkRequest::CustomVerbAttribute).toByteArray().toUpper();
-    case QNetworkAccessManager::UnknownOperation:
-        break;
-    }
-    return QByteArray();
-}
-
 // The error Qt gives a finished reply with this status, for an answer cut short by the
 // deadline before Qt could say.
 QNetworkReply::NetworkError errorForStatus(int status)
@@ -109,9 +88,7 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     monitors.limiterOwner = manager;
     d->gate.emplace(this, monitors, [d] { d->startAttempt(); });
     d->gate->setTarget(request.url(), policy);
-    d->operation = op;
-    d->request = request;
-    d->method = methodOf(op, request);
+    d->hop.emplace(op, request, outgoingData, policy, manager->redirectPolicy());
     d->policy = policy;
 
     setRequest(request);
@@ -121,36 +98,11 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     // next bytes of the attempt when a read buffer size applies.
     open(QIODevice::ReadOnly | QIODevice::Unbuffered);
 
-    if (outgoingData) {
-        const qint64 remaining = outgoingData->size() - outgoingData->pos();
-        if (!outgoingData->isSequential() && remaining <= policy.maxBufferedBodyBytes) {
-            d->body = outgoingData->readAll();
-            d->bodyBuffered = true;
-        } else {
-            d->bodyDevice = outgoingData;
-            d->bodyDeviceStart = outgoingData->isSequential() ? 0 : outgoingData->pos();
-        }
-    }
-
-    const QVariant redirectPolicy = request.attribute(QNetworkRequest::RedirectPolicyAttribute);
-    d->redirectPolicy = QNetworkRequest::RedirectPolicy(
-        redirectPolicy.isValid() ? redirectPolicy.toInt() : int(manager->redirectPolicy()));
-    d->maxRedirects = request.maximumRedirectsAllowed();
-    d->keepCredentials = request
-                             .attribute(QNetworkRequest::Attribute(
-                                 RetryingNetworkAccessManager::KeepCredentialsOnRedirectAttribute))
-                             .toBool();
-    if (d->redirectPolicy == QNetworkRequest::UserVerifiedRedirectPolicy) {
+    if (d->hop->needsApproval()) {
         connect(this, &QNetworkReply::redirectAllowed, this, [d] {
             if (std::exchange(d->awaitingRedirectApproval, false))
                 d->goToRedirect();
         });
-    }
-
-    d->idempotencyKey = request.rawHeader("Idempotency-Key");
-    if (d->idempotencyKey.isEmpty() && policy.addIdempotencyKey &&
-        !RetryPolicy::isIdempotentMethod(d->method)) {
-        d->idempotencyKey = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
     }
 
     d->elapsed.start();
@@ -238,7 +190,7 @@ RetryPolicy RetryingReply::retryPolicy() const
 QByteArray RetryingReply::idempotencyKey() const
 {
     Q_D(const RetryingReply);
-    return d->idempotencyKey;
+    return d->hop->idempotencyKey();
 }
 
 bool RetryingReplyPrivate::syncWaitSignals()
@@ -258,7 +210,7 @@ bool RetryingReplyPrivate::syncWaitSignals()
             waitingForConnectivity = forConnectivity;
             if (starting) {
                 qCInfo(lcNetwork).nospace()
-                    << method << ' ' << loggableUrl(request.url()) << " waits for connectivity";
+                    << hop->method() << ' ' << loggableUrl(hop->url()) << " waits for connectivity";
             }
             Q_EMIT q->waitingForConnectivityChanged(starting);
             if (alive && owner())
@@ -269,7 +221,7 @@ bool RetryingReplyPrivate::syncWaitSignals()
         if (waitingToRetry != toRetry && toRetry == starting) {
             waitingToRetry = toRetry;
             if (starting && wait == AttemptGate::Wait::Breaker) {
-                qCInfo(lcNetwork).nospace() << method << ' ' << loggableUrl(request.url())
+                qCInfo(lcNetwork).nospace() << hop->method() << ' ' << loggableUrl(hop->url())
                                             << " waits behind the open circuit breaker";
             }
             Q_EMIT q->waitingToRetryChanged(starting);
@@ -328,8 +280,8 @@ void RetryingReplyPrivate::startAttempt()
     bytesSentThisAttempt = 0;
     abortingCurrent = false;
 
-    qCDebug(lcNetwork).nospace() << "attempt " << attempt << ": " << method << ' '
-                                 << loggableUrl(request.url());
+    qCDebug(lcNetwork).nospace() << "attempt " << attempt << ": " << hop->method() << ' '
+                                 << loggableUrl(hop->url());
     const QPointer<RetryingReply> alive(q);
     Q_EMIT q->attemptStarted(attempt);
     if (!alive || done)
@@ -345,58 +297,16 @@ void RetryingReplyPrivate::startAttempt()
         return;
     }
 
-    QNetworkRequest r = request;
-    if (!idempotencyKey.isEmpty())
-        r.setRawHeader("Idempotency-Key", idempotencyKey);
-    if (policy.attemptTimeoutMs > 0)
-        r.setTransferTimeout(int(std::min<qint64>(policy.attemptTimeoutMs, INT_MAX)));
-    if (forwarder.handedOver() > 0) {
-        // Resume where the caller's bytes end (RFC 9110 §14.2, §13.1.5).
-        r.setRawHeader("Range", "bytes=" + QByteArray::number(forwarder.handedOver()) + '-');
-        r.setRawHeader("If-Range", forwarder.validator());
-    }
-
-    // Every hop of a redirect is ours to follow: a retry then goes to the hop that failed,
-    // and credentials stay with their origin.
-    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-
-    if (bodyDevice && attempt > 1 && !bodyDevice->isSequential())
-        bodyDevice->seek(bodyDeviceStart);
-    // Qt sends a request again by itself when its connection closes before a response,
-    // whatever the method. A request that must not reach the server twice (no
-    // Idempotency-Key on a method that is not idempotent) gets a body Qt cannot rewind.
-    qint64 oneShotLength = -1;
-    if (!RetryPolicy::isIdempotentMethod(method) && idempotencyKey.isEmpty()) {
-        if (!bodyDevice)
-            oneShotLength = body.size();
-        else if (!bodyDevice->isSequential())
-            oneShotLength = bodyDevice->size() - bodyDeviceStart;
-        else if (r.header(QNetworkRequest::ContentLengthHeader).isValid())
-            oneShotLength = r.header(QNetworkRequest::ContentLengthHeader).toLongLong();
-    }
-    oneShotBody = oneShotLength >= 0;
-    QIODevice *upload = nullptr;
-    QIODevice *ours = nullptr; // a device made for this attempt, deleted with it
-    if (oneShotBody) {
-        ours =
-            bodyDevice ? new OneShotBody(bodyDevice, oneShotLength, q) : new OneShotBody(body, q);
-        r.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
-        r.setHeader(QNetworkRequest::ContentLengthHeader, oneShotLength);
-        upload = ours;
-    } else if (bodyBuffered) {
-        auto *replay = new QBuffer(q);
-        replay->setData(body);
-        replay->open(QIODevice::ReadOnly);
-        upload = ours = replay;
-    } else if (bodyDevice) {
-        upload = bodyDevice;
-    }
-
+    QNetworkRequest r;
+    QIODevice *upload =
+        hop->prepare(r, attempt, forwarder.handedOver(), forwarder.validator(), policy, q);
+    // A device made for this attempt lives exactly as long as the attempt that reads it.
+    QIODevice *ours = upload && upload->parent() == q ? upload : nullptr;
     attemptClock.start();
-    QNetworkReply *reply = owner()->createAttempt(operation, r, upload);
+    QNetworkReply *reply = owner()->createAttempt(hop->operation(), r, upload);
     reply->setParent(q);
     if (ours)
-        ours->setParent(reply); // lives exactly as long as the attempt that reads it
+        ours->setParent(reply);
     if (readBufferSize > 0)
         reply->setReadBufferSize(readBufferSize);
 #if QT_CONFIG(ssl)
@@ -425,7 +335,7 @@ void RetryingReplyPrivate::connectAttempt(QNetworkReply *reply)
                      &QNetworkReply::preSharedKeyAuthenticationRequired);
 #endif
     // Body replay decisions need the bytes sent of a body that is not kept in memory.
-    if (bodyDevice)
+    if (hop->bodyFromDevice())
         forwarded |= connectUploadProgress(reply);
     connectOptional(reply);
 }
@@ -516,8 +426,7 @@ void RetryingReplyPrivate::onMetaDataChanged()
     // their way. A long download or an event stream must not hold a slot (with a window of
     // one, every other request to the origin) until it ends.
     gate->answered(fault);
-    if (RedirectRules::isRedirect(status) &&
-        redirectPolicy != QNetworkRequest::ManualRedirectPolicy &&
+    if (RedirectRules::isRedirect(status) && hop->followsRedirects() &&
         current->hasRawHeader("Location")) {
         forwarder.mode = Mode::Redirecting; // followed once it has finished
         return;
@@ -570,20 +479,8 @@ void RetryingReplyPrivate::followRedirect()
 {
     Q_Q(RetryingReply);
     redirectStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    QUrl target =
-        current->url().resolved(QUrl::fromEncoded(current->rawHeader("Location").trimmed()));
-    if (target.fragment().isNull() && request.url().hasFragment())
-        target.setFragment(request.url().fragment()); // RFC 9110 §10.2.2
-
     Outcome refusal;
-    if (redirectsFollowed >= maxRedirects) {
-        refusal.error = QNetworkReply::TooManyRedirectsError;
-        refusal.errorString =
-            RetryingReply::tr("Too many redirects (more than %1)").arg(maxRedirects);
-    } else {
-        refusal.error =
-            RedirectRules::check(redirectPolicy, current->url(), target, &refusal.errorString);
-    }
+    refusal.error = hop->checkRedirect(current, &redirectTarget, &refusal.errorString);
     if (refusal.error != QNetworkReply::NoError) {
         // The redirect is the answer, with the error Qt would give for it.
         refusal.httpStatus = redirectStatus;
@@ -591,12 +488,10 @@ void RetryingReplyPrivate::followRedirect()
         finish(refusal, false, QString());
         return;
     }
-    ++redirectsFollowed;
-    redirectTarget = target;
     releaseAttempt(current);
     const QPointer<RetryingReply> alive(q);
-    awaitingRedirectApproval = redirectPolicy == QNetworkRequest::UserVerifiedRedirectPolicy;
-    Q_EMIT q->redirected(target);
+    awaitingRedirectApproval = hop->needsApproval();
+    Q_EMIT q->redirected(redirectTarget);
     if (!alive || done || awaitingRedirectApproval)
         return; // UserVerifiedRedirectPolicy: redirectAllowed() goes on
     goToRedirect();
@@ -607,25 +502,7 @@ void RetryingReplyPrivate::goToRedirect()
     Q_Q(RetryingReply);
     if (done)
         return;
-    const QUrl from = request.url();
-    const QNetworkAccessManager::Operation next =
-        RedirectRules::operationAfter(redirectStatus, operation);
-    if (next != operation || (redirectStatus != 307 && redirectStatus != 308)) {
-        // 301, 302 and 303 go on as a GET (a HEAD stays a HEAD) without the body.
-        if (next != operation || bodyBuffered || bodyDevice) {
-            body.clear();
-            bodyBuffered = false;
-            bodyDevice = nullptr;
-            idempotencyKey.clear();
-            RedirectRules::stripBodyHeaders(request);
-            request.setAttribute(QNetworkRequest::CustomVerbAttribute, QVariant());
-        }
-        operation = next;
-        method = methodOf(next, request);
-    }
-    if (!keepCredentials && !RedirectRules::isSameOrigin(from, redirectTarget))
-        RedirectRules::stripCredentials(request);
-    request.setUrl(redirectTarget);
+    hop->moveTo(redirectTarget, redirectStatus);
     gate->setTarget(redirectTarget, policy);
     q->setUrl(redirectTarget);
     // A new hop: its failures are its own, but the attempts count for the whole request.
@@ -715,7 +592,7 @@ void RetryingReplyPrivate::onFinished()
             : RetryingReply::tr("The attempt timed out");
     } else if (isNeverProcessed(outcome.error, outcome.errorString)) {
         outcome.neverProcessed = true;
-    } else if (oneShotBody && outcome.error == QNetworkReply::ContentReSendError) {
+    } else if (hop->isOneShot() && outcome.error == QNetworkReply::ContentReSendError) {
         // Qt wanted to send the request again by itself (its connection closed before a
         // response) and could not, as intended: the server may have acted on it.
         outcome.error = QNetworkReply::RemoteHostClosedError;
@@ -723,7 +600,7 @@ void RetryingReplyPrivate::onFinished()
             RetryingReply::tr("The connection closed before the server answered; the %1 "
                               "request was not sent again because the server may have acted "
                               "on it (an Idempotency-Key makes it safe to retry)")
-                .arg(QString::fromLatin1(method));
+                .arg(QString::fromLatin1(hop->method()));
     }
     if (outcome.error == QNetworkReply::NoError && forwarder.mode == Mode::Forwarding &&
         (outcome.httpStatus < 200 || !hasValidContentLength(current))) {
@@ -777,13 +654,13 @@ bool RetryingReplyPrivate::mayRetry(FaultClass fault, QNetworkReply::NetworkErro
     // A body that cannot be sent again identically ends the request. (A simulated offline
     // attempt has no reply and read nothing.)
     const bool touchedNetwork = current != nullptr;
-    if (bodyDevice && touchedNetwork && (bodyDevice->isSequential() || bytesSentThisAttempt > 0))
+    if (touchedNetwork && !hop->canSendBodyAgain(bytesSentThisAttempt))
         return false;
 
     // POST, PATCH and other non-idempotent methods (RFC 9110 §9.2.2) are repeated only with
     // an Idempotency-Key, or when the request surely never reached the server or was
     // surely not processed there.
-    if (!RetryPolicy::isIdempotentMethod(method) && idempotencyKey.isEmpty()) {
+    if (!RetryPolicy::isIdempotentMethod(hop->method()) && hop->idempotencyKey().isEmpty()) {
         const bool neverSent = error == QNetworkReply::HostNotFoundError ||
             error == QNetworkReply::ConnectionRefusedError ||
             error == QNetworkReply::ProxyNotFoundError ||
@@ -825,8 +702,8 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
     if (current)
         context.headers = current->rawHeaderPairs();
     context.fault = fault;
-    context.method = method;
-    context.url = request.url();
+    context.method = hop->method();
+    context.url = hop->url();
     context.elapsedMs = elapsed.elapsed();
     context.previousDelayMs = previousDelayMs;
 
@@ -934,8 +811,8 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
         releaseAttempt(current);
     }
     previousDelayMs = delay;
-    qCInfo(lcNetwork).nospace() << "attempt " << attempt << " of " << method << ' '
-                                << loggableUrl(request.url()) << " failed (" << reason
+    qCInfo(lcNetwork).nospace() << "attempt " << attempt << " of " << hop->method() << ' '
+                                << loggableUrl(hop->url()) << " failed (" << reason
                                 << "), retrying in " << delay << " ms";
 
     retryTimer.start(int(std::min<qint64>(delay, INT_MAX)), Qt::PreciseTimer, q);
@@ -1035,8 +912,9 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
         owner()->ended(outcome.error == QNetworkReply::NoError, gaveUp, elapsed.elapsed());
 
     if (gaveUp) {
-        qCInfo(lcNetwork).nospace() << "gave up on " << method << ' ' << loggableUrl(request.url())
-                                    << " after " << attempt << " attempts: " << reason;
+        qCInfo(lcNetwork).nospace()
+            << "gave up on " << hop->method() << ' ' << loggableUrl(hop->url()) << " after "
+            << attempt << " attempts: " << reason;
         Q_EMIT q->gaveUp(reason);
         if (alive && owner())
             owner()->gaveUp(q, reason);
@@ -1123,7 +1001,7 @@ void RetryingReply::ignoreSslErrorsImplementation(const QList<QSslError> &errors
 void RetryingReply::setSslConfigurationImplementation(const QSslConfiguration &configuration)
 {
     Q_D(RetryingReply);
-    d->request.setSslConfiguration(configuration);
+    d->hop->setSslConfiguration(configuration);
     if (d->current)
         d->current->setSslConfiguration(configuration);
 }
@@ -1134,7 +1012,7 @@ void RetryingReply::sslConfigurationImplementation(QSslConfiguration &configurat
     if (QNetworkReply *attempt = d->current ? d->current : d->lastAttempt)
         configuration = attempt->sslConfiguration();
     else
-        configuration = d->request.sslConfiguration();
+        configuration = d->hop->request().sslConfiguration();
 }
 #endif
 

@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "attemptgate_p.h"
+#include "requesthop_p.h"
 #include "responseforwarder_p.h"
 #include "retryingnetworkaccessmanager_p.h"
 
@@ -101,27 +102,9 @@ public:
     {
         return manager ? managerPrivate : nullptr;
     }
-    QNetworkAccessManager::Operation operation = QNetworkAccessManager::GetOperation;
-    QNetworkRequest request;
-    QByteArray method;
+    std::optional<RequestHop> hop; // what the next attempt sends, and where
     RetryPolicy policy;
-
-    // The request body: kept in memory when small enough, else re-read from the caller's
-    // device by seeking (when it can), else sent once.
-    QByteArray body;
-    bool bodyBuffered = false;
-    QPointer<QIODevice> bodyDevice;
-    qint64 bodyDeviceStart = 0;
     qint64 bytesSentThisAttempt = 0;
-    QByteArray idempotencyKey;
-    bool oneShotBody = false; // this attempt's body cannot be sent twice (see OneShotBody)
-
-    // Redirects are followed here, not by Qt, so that a retry goes to the hop that failed
-    // and credentials stay with their origin.
-    QNetworkRequest::RedirectPolicy redirectPolicy = QNetworkRequest::NoLessSafeRedirectPolicy;
-    int maxRedirects = 50;
-    int redirectsFollowed = 0;
-    bool keepCredentials = false;
     bool awaitingRedirectApproval = false; // UserVerifiedRedirectPolicy: redirectAllowed()
     QUrl redirectTarget;
     int redirectStatus = 0;

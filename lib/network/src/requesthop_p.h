@@ -1,0 +1,90 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_REQUESTHOP_P_H
+#define KEEPTRYING_REQUESTHOP_P_H
+
+#include <KeepTrying/retrypolicy.h>
+
+#include <QtCore/QPointer>
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkRequest>
+
+namespace KeepTrying {
+
+/*
+    What the next attempt of a request sends, and where: the URL, method and body of the
+    current hop of its redirects, and its Idempotency-Key.
+
+    The body is kept in memory when small enough (RetryPolicy::maxBufferedBodyBytes), else
+    re-read from the caller's device by seeking when it can, else sent once. A request that
+    must not reach the server twice (a method that is not idempotent, no Idempotency-Key)
+    gets its body as a OneShotBody: Qt then cannot send it again by itself.
+
+    Redirects are followed here rather than by Qt, with Qt's rules (the request's or the
+    manager's policy, the redirect limit; 301/302/303 go on as a GET, 307/308 keep method
+    and body), so that a retry goes to the hop that failed; credentials set by the caller
+    do not follow to another origin unless the request keeps them.
+*/
+class RequestHop
+{
+public:
+    RequestHop(QNetworkAccessManager::Operation operation, const QNetworkRequest &request,
+               QIODevice *outgoingData, const RetryPolicy &policy,
+               QNetworkRequest::RedirectPolicy managerPolicy);
+
+    QNetworkAccessManager::Operation operation() const { return m_operation; }
+    const QNetworkRequest &request() const { return m_request; }
+    QUrl url() const { return m_request.url(); }
+    const QByteArray &method() const { return m_method; }
+    const QByteArray &idempotencyKey() const { return m_idempotencyKey; }
+    void setSslConfiguration(const QSslConfiguration &configuration);
+
+    // The request of attempt \a attempt, resuming after \a handedOver body bytes with
+    // \a validator; returns its upload device (null for none). A device made for it is a
+    // child of \a parent.
+    QIODevice *prepare(QNetworkRequest &attemptRequest, int attempt, qint64 handedOver,
+                       const QByteArray &validator, const RetryPolicy &policy, QObject *parent);
+    // This attempt's body cannot be sent twice (Qt reports its re-send as ContentReSendError).
+    bool isOneShot() const { return m_oneShot; }
+    // The body comes from the caller's device (whose upload progress decides a replay).
+    bool bodyFromDevice() const { return !m_bodyDevice.isNull(); }
+    // Whether the body can be sent again, byte for byte, after \a sent bytes of it went.
+    bool canSendBodyAgain(qint64 sent) const;
+
+    bool followsRedirects() const
+    {
+        return m_redirectPolicy != QNetworkRequest::ManualRedirectPolicy;
+    }
+    bool needsApproval() const
+    {
+        return m_redirectPolicy == QNetworkRequest::UserVerifiedRedirectPolicy;
+    }
+    // Checks the redirect \a response (status and Location) against the policy and the
+    // limit: NoError and the next hop's URL in *target; else the error Qt gives for it and
+    // a message in *why.
+    QNetworkReply::NetworkError checkRedirect(const QNetworkReply *response, QUrl *target,
+                                              QString *why) const;
+    // Goes on to \a target, answered with \a status: method, body and credentials as
+    // RFC 9110 §15.4 and the origin rule say.
+    void moveTo(const QUrl &target, int status);
+
+private:
+    QNetworkAccessManager::Operation m_operation;
+    QNetworkRequest m_request;
+    QByteArray m_method;
+    QByteArray m_body;
+    bool m_bodyBuffered = false;
+    QPointer<QIODevice> m_bodyDevice;
+    qint64 m_bodyDeviceStart = 0;
+    QByteArray m_idempotencyKey;
+    bool m_oneShot = false;
+    QNetworkRequest::RedirectPolicy m_redirectPolicy;
+    int m_maxRedirects = 50;
+    int m_redirectsFollowed = 0;
+    bool m_keepCredentials = false;
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_REQUESTHOP_P_H
