@@ -7,6 +7,8 @@
 #include <QtCore/QByteArray>
 #include <QtNetwork/QNetworkReply>
 
+#include <utility>
+
 namespace KeepTrying {
 
 class RetryingReplyPrivate;
@@ -57,6 +59,14 @@ public:
     bool clearUnanswered();
     void copyMetaData(QNetworkReply *from);
     void forget(QNetworkReply *response); // it is being deleted
+    // The held response is kept as the last answer while the next attempt runs; it may
+    // become the answer again (a deadline, an open breaker).
+    void keepAnswer() { m_keptBody = std::exchange(heldBody, QByteArray()); }
+    void restoreAnswer()
+    {
+        heldBody = std::exchange(m_keptBody, QByteArray());
+        mode = Mode::Holding;
+    }
 
     bool isResumable() const;
     qint64 handedOver() const { return delivered; }
@@ -84,6 +94,7 @@ private:
 
     RetryingReplyPrivate &d;
     QNetworkReply *m_source = nullptr;
+    QByteArray m_keptBody; // the last answer's held body, while the next attempt runs
     QByteArray m_buffer; // handed-over bytes of an earlier attempt, not yet read
     qint64 m_bufferPos = 0;
     qint64 delivered = 0; // body bytes handed to the caller, across attempts

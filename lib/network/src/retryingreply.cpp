@@ -31,43 +31,6 @@ namespace KeepTrying {
 
 namespace {
 
-// The error Qt gives a finished reply with this status, for an answer cut short by the
-// deadline before Qt could say.
-QNetworkReply::NetworkError errorForStatus(int status)
-{
-    switch (status) {
-    case 500:
-        return QNetworkReply::InternalServerError;
-    case 501:
-        return QNetworkReply::OperationNotImplementedError;
-    case 503:
-        return QNetworkReply::ServiceUnavailableError;
-    default:
-        return status >= 500 ? QNetworkReply::UnknownServerError
-                             : QNetworkReply::UnknownContentError;
-    }
-}
-
-// RFC 9112 §6.3: Content-Length is one non-negative decimal number; copies of one field
-// (Qt joins them with ", ") must agree. Absent is valid.
-bool hasValidContentLength(const QNetworkReply *reply)
-{
-    if (!reply->hasRawHeader("Content-Length"))
-        return true;
-    const QList<QByteArray> values = reply->rawHeader("Content-Length").split(',');
-    QByteArray first;
-    for (const QByteArray &raw : values) {
-        const QByteArray value = raw.trimmed();
-        if (value.isEmpty() || value.size() > 18 ||
-            !std::all_of(value.cbegin(), value.cend(), [](char c) { return c >= '0' && c <= '9'; }))
-            return false;
-        if (!first.isEmpty() && value != first)
-            return false;
-        first = value;
-    }
-    return true;
-}
-
 } // namespace
 
 RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
@@ -420,7 +383,6 @@ void RetryingReplyPrivate::onMetaDataChanged()
     const int status = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status <= 0)
         return; // Qt announces failed connections too: nothing to decide or forward yet
-    releaseAttempt(held); // a newer answer supersedes the last one kept
     const FaultClass fault = policy.classify(QNetworkReply::NoError, status);
     // The server has answered: the window counts requests it is working on, not bodies on
     // their way. A long download or an event stream must not hold a slot (with a window of
@@ -551,17 +513,6 @@ void RetryingReplyPrivate::onSimulatedOfflineAttempt()
     attemptEnded(outcome);
 }
 
-bool RetryingReplyPrivate::isNeverProcessed(QNetworkReply::NetworkError error, const QString &text)
-{
-    // Qt 6.4 tells these two HTTP/2 cases apart from others by their text alone: a stream
-    // above a GOAWAY's last-stream-id (RFC 9113 §6.8), and RST_STREAM with REFUSED_STREAM
-    // (§8.7). The server did not process either.
-    return (error == QNetworkReply::ContentReSendError &&
-            text.contains(QLatin1String("before this stream was established"))) ||
-        (error == QNetworkReply::ProtocolFailure &&
-         text == QLatin1String("Server refused a stream"));
-}
-
 void RetryingReplyPrivate::onFinished()
 {
     if (!current)
@@ -571,63 +522,22 @@ void RetryingReplyPrivate::onFinished()
     if (!current)
         return; // onMetaDataChanged() ended the request
 
-    Outcome outcome;
-    outcome.error = current->error();
-    outcome.errorString = current->errorString();
-    outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (forwarder.mode == Mode::Redirecting) {
         // The redirect was answered whole enough: its headers say where to go.
         Outcome answer;
-        answer.httpStatus = outcome.httpStatus;
+        answer.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         teachMonitors(answer, FaultClass::None);
         followRedirect();
         return;
     }
-    if (outcome.error == QNetworkReply::OperationCanceledError && !abortingCurrent) {
-        // Qt reports a transfer timeout as a cancel; we did not cancel, so it timed out.
-        outcome.error = QNetworkReply::TimeoutError;
-        const int timeout = current->request().transferTimeout();
-        outcome.errorString = timeout > 0
-            ? RetryingReply::tr("No data was received for %1 ms").arg(timeout)
-            : RetryingReply::tr("The attempt timed out");
-    } else if (isNeverProcessed(outcome.error, outcome.errorString)) {
-        outcome.neverProcessed = true;
-    } else if (hop->isOneShot() && outcome.error == QNetworkReply::ContentReSendError) {
-        // Qt wanted to send the request again by itself (its connection closed before a
-        // response) and could not, as intended: the server may have acted on it.
-        outcome.error = QNetworkReply::RemoteHostClosedError;
-        outcome.errorString =
-            RetryingReply::tr("The connection closed before the server answered; the %1 "
-                              "request was not sent again because the server may have acted "
-                              "on it (an Idempotency-Key makes it safe to retry)")
-                .arg(QString::fromLatin1(hop->method()));
-    }
-    if (outcome.error == QNetworkReply::NoError && forwarder.mode == Mode::Forwarding &&
-        (outcome.httpStatus < 200 || !hasValidContentLength(current))) {
-        // Qt 6.4 takes an informational response (103 Early Hints) for the answer, losing the
-        // real one, and reads a Content-Length that is not one number as none. Both are
-        // framing errors a retry does not mend (RFC 9112 §6.3): never a success.
-        outcome.error = QNetworkReply::ProtocolFailure;
-        outcome.errorString = outcome.httpStatus < 200
-            ? RetryingReply::tr("The server sent only an informational response (%1)")
-                  .arg(outcome.httpStatus)
-            : RetryingReply::tr("The response's Content-Length is not valid: %1")
-                  .arg(QString::fromLatin1(current->rawHeader("Content-Length")));
-    }
-    if (outcome.error == QNetworkReply::NoError && forwarder.mode == Mode::Forwarding &&
-        forwarder.attemptEnd >= 0) {
-        // Qt can end a body cut short without an error (on a kept-alive connection reset
-        // mid-body): a body shorter than its Content-Length or Content-Range is a broken
-        // connection, never a success.
-        const qint64 end = forwarder.bodyEndOf(current);
-        if (end < forwarder.attemptEnd) {
-            outcome.error = QNetworkReply::RemoteHostClosedError;
-            outcome.errorString =
-                RetryingReply::tr("The connection closed after %1 of %2 bytes of the body")
-                    .arg(end)
-                    .arg(forwarder.attemptEnd);
-        }
-    }
+    AttemptOutcome::Facts facts;
+    facts.aborted = abortingCurrent;
+    facts.oneShotBody = hop->isOneShot();
+    facts.method = hop->method();
+    facts.forwarded = forwarder.mode == Mode::Forwarding;
+    facts.bodyEnd = forwarder.bodyEndOf(current);
+    facts.expectedEnd = forwarder.attemptEnd;
+    const Outcome outcome = AttemptOutcome::of(current, facts);
     attemptEnded(outcome);
 }
 
@@ -713,7 +623,8 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
     // A custom "retry" of a permanent fault is counted against maxAttempts.
     const FaultClass limitClass =
         fault == FaultClass::Connectivity ? FaultClass::Connectivity : FaultClass::Server;
-    const QString reason = describe(outcome.error, outcome.httpStatus);
+    const QString reason = AttemptOutcome::describe(outcome.error, outcome.httpStatus,
+                                                    manager && manager->isSimulatedOffline());
 
     if (retryable && forwarder.handedOver() > 0 && !forwarder.isResumable()) {
         // Body bytes already reached the caller and cannot be continued: never send them twice.
@@ -761,7 +672,8 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
     delay =
         std::min(delay, retryAfter >= 0 ? retryAfterCap : std::max<qint64>(0, policy.maxDelayMs));
 
-    const QString reason = describe(context.error, context.httpStatus);
+    const QString reason = AttemptOutcome::describe(context.error, context.httpStatus,
+                                                    manager && manager->isSimulatedOffline());
     const qint64 left = policy.deadlineMs - elapsed.elapsed();
     if (policy.deadlineMs > 0 && delay >= left && retryAfter < 0) {
         // Our own backoff would end past the deadline: shorten it, so that one more attempt
@@ -805,6 +717,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
     if (current && forwarder.mode == Mode::Holding) {
         releaseAttempt(held);
         held = current;
+        forwarder.keepAnswer();
         QObject::disconnect(held, nullptr, q, nullptr);
         current = nullptr;
     } else {
@@ -842,10 +755,17 @@ void RetryingReplyPrivate::onDeadline()
     outcome.errorString = RetryingReply::tr("The deadline of %1 ms passed after %2 attempts")
                               .arg(policy.deadlineMs)
                               .arg(attempt);
-    if (current && forwarder.mode == Mode::Holding) {
-        // The newest answer is still arriving: it is the answer, with what came of its body.
+    if (current && forwarder.mode == Mode::Forwarding) {
+        // The caller has this attempt's answer already: it ends with the deadline's error.
+        releaseAttempt(held);
+        releaseAttempt(current);
+    } else if (held) {
+        // The last complete answer is the answer; one still arriving is not yet.
+        releaseAttempt(current);
+    } else if (current && forwarder.mode == Mode::Holding) {
+        // The only answer is still arriving: it is the answer, with what came of its body.
         outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        outcome.error = errorForStatus(outcome.httpStatus);
+        outcome.error = AttemptOutcome::errorForStatus(outcome.httpStatus);
         outcome.errorString = RetryingReply::tr("The deadline of %1 ms passed while the server "
                                                 "answered %2")
                                   .arg(policy.deadlineMs)
@@ -856,8 +776,6 @@ void RetryingReplyPrivate::onDeadline()
         finish(outcome, true, QStringLiteral("deadline"));
         return;
     }
-    if (held)
-        releaseAttempt(current); // no newer answer yet: the last one is the answer
     finishWithLastAnswer(outcome, QStringLiteral("deadline"));
 }
 
@@ -865,8 +783,8 @@ void RetryingReplyPrivate::finishWithLastAnswer(Outcome outcome, const QString &
 {
     if (held && !current) {
         // The last attempt's error response is a better answer than a bare error of ours.
-        current = held;
-        held = nullptr;
+        current = std::exchange(held, nullptr);
+        forwarder.restoreAnswer();
         outcome.error = current->error();
         outcome.errorString = current->errorString();
         outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -929,28 +847,6 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     }
     q->setFinished(true);
     Q_EMIT q->finished();
-}
-
-QString RetryingReplyPrivate::describe(QNetworkReply::NetworkError error, int status) const
-{
-    // A transport error after a good status line (a body cut off) is named by the error.
-    if (status >= 400 || (status > 0 && error == QNetworkReply::NoError))
-        return QStringLiteral("HTTP %1").arg(status);
-    switch (error) {
-    case QNetworkReply::HostNotFoundError:
-        return QStringLiteral("host not found");
-    case QNetworkReply::ConnectionRefusedError:
-        return QStringLiteral("connection refused");
-    case QNetworkReply::RemoteHostClosedError:
-        return QStringLiteral("connection closed");
-    case QNetworkReply::TimeoutError:
-        return QStringLiteral("timeout");
-    case QNetworkReply::TemporaryNetworkFailureError:
-        return manager && manager->isSimulatedOffline() ? QStringLiteral("offline (simulated)")
-                                                        : QStringLiteral("network unavailable");
-    default:
-        return QStringLiteral("network error %1").arg(int(error));
-    }
 }
 
 void RetryingReply::abort()

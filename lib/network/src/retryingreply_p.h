@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "attemptgate_p.h"
+#include "attemptoutcome_p.h"
 #include "requesthop_p.h"
 #include "responseforwarder_p.h"
 #include "retryingnetworkaccessmanager_p.h"
@@ -62,18 +63,11 @@ public:
     void onDeadline();
     void onSimulatedOfflineAttempt();
 
-    struct Outcome
-    {
-        QNetworkReply::NetworkError error = QNetworkReply::NoError;
-        QString errorString;
-        int httpStatus = 0;
-        bool neverProcessed = false; // HTTP/2 refused the stream unprocessed: safe to resend
-    };
+    using Outcome = AttemptOutcome;
     void attemptEnded(const Outcome &outcome);
     void teachMonitors(const Outcome &outcome, FaultClass fault);
     void followRedirect();
     void goToRedirect();
-    static bool isNeverProcessed(QNetworkReply::NetworkError error, const QString &text);
     bool mayRetry(FaultClass fault, QNetworkReply::NetworkError error,
                   bool neverProcessed = false) const;
     void scheduleRetry(const RetryContext &context);
@@ -91,7 +85,6 @@ public:
     };
     int forwarded = 0; // ForwardedSignal bits connected for the current attempt
     void releaseAttempt(QNetworkReply *&attempt);
-    QString describe(QNetworkReply::NetworkError error, int status) const;
 
     RetryingReply *q_ptr;
     QPointer<RetryingNetworkAccessManager> manager;

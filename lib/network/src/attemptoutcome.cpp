@@ -1,0 +1,137 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "attemptoutcome_p.h"
+
+#include <QtCore/QCoreApplication>
+
+#include <algorithm>
+
+namespace KeepTrying {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("RetryingReply", text);
+}
+
+// RFC 9112 §6.3: Content-Length is one non-negative decimal number; copies of one field
+// (Qt joins them with ", ") must agree. Absent is valid.
+bool hasValidContentLength(const QNetworkReply *reply)
+{
+    if (!reply->hasRawHeader("Content-Length"))
+        return true;
+    const QList<QByteArray> values = reply->rawHeader("Content-Length").split(',');
+    QByteArray first;
+    for (const QByteArray &raw : values) {
+        const QByteArray value = raw.trimmed();
+        if (value.isEmpty() || value.size() > 18 ||
+            !std::all_of(value.cbegin(), value.cend(), [](char c) { return c >= '0' && c <= '9'; }))
+            return false;
+        if (!first.isEmpty() && value != first)
+            return false;
+        first = value;
+    }
+    return true;
+}
+
+// Qt 6.4 tells these two HTTP/2 cases apart from others by their text alone: a stream above
+// a GOAWAY's last-stream-id (RFC 9113 §6.8), and RST_STREAM with REFUSED_STREAM (§8.7). The
+// server did not process either.
+bool isNeverProcessed(QNetworkReply::NetworkError error, const QString &text)
+{
+    return (error == QNetworkReply::ContentReSendError &&
+            text.contains(QLatin1String("before this stream was established"))) ||
+        (error == QNetworkReply::ProtocolFailure &&
+         text == QLatin1String("Server refused a stream"));
+}
+
+} // namespace
+
+AttemptOutcome AttemptOutcome::of(const QNetworkReply *attempt, const Facts &facts)
+{
+    AttemptOutcome outcome;
+    outcome.error = attempt->error();
+    outcome.errorString = attempt->errorString();
+    outcome.httpStatus = attempt->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (outcome.error == QNetworkReply::OperationCanceledError && !facts.aborted) {
+        // Qt reports a transfer timeout as a cancel; we did not cancel, so it timed out.
+        outcome.error = QNetworkReply::TimeoutError;
+        const int timeout = attempt->request().transferTimeout();
+        outcome.errorString = timeout > 0 ? tr("No data was received for %1 ms").arg(timeout)
+                                          : tr("The attempt timed out");
+    } else if (isNeverProcessed(outcome.error, outcome.errorString)) {
+        outcome.neverProcessed = true;
+    } else if (facts.oneShotBody && outcome.error == QNetworkReply::ContentReSendError) {
+        // Qt wanted to send the request again by itself (its connection closed before a
+        // response) and could not, as intended: the server may have acted on it.
+        outcome.error = QNetworkReply::RemoteHostClosedError;
+        outcome.errorString =
+            tr("The connection closed before the server answered; the %1 request was not "
+               "sent again because the server may have acted on it (an Idempotency-Key "
+               "makes it safe to retry)")
+                .arg(QString::fromLatin1(facts.method));
+    }
+    if (outcome.error != QNetworkReply::NoError || !facts.forwarded)
+        return outcome;
+    if (outcome.httpStatus < 200 || !hasValidContentLength(attempt)) {
+        // Qt 6.4 takes an informational response (103 Early Hints) for the answer, losing
+        // the real one, and reads a Content-Length that is not one number as none. Both are
+        // framing errors a retry does not mend (RFC 9112 §6.3): never a success.
+        outcome.error = QNetworkReply::ProtocolFailure;
+        outcome.errorString = outcome.httpStatus < 200
+            ? tr("The server sent only an informational response (%1)").arg(outcome.httpStatus)
+            : tr("The response's Content-Length is not valid: %1")
+                  .arg(QString::fromLatin1(attempt->rawHeader("Content-Length")));
+    } else if (facts.expectedEnd >= 0 && facts.bodyEnd < facts.expectedEnd) {
+        // Qt can end a body cut short without an error (on a kept-alive connection reset
+        // mid-body): a body shorter than its Content-Length or Content-Range is a broken
+        // connection, never a success.
+        outcome.error = QNetworkReply::RemoteHostClosedError;
+        outcome.errorString = tr("The connection closed after %1 of %2 bytes of the body")
+                                  .arg(facts.bodyEnd)
+                                  .arg(facts.expectedEnd);
+    }
+    return outcome;
+}
+
+QNetworkReply::NetworkError AttemptOutcome::errorForStatus(int status)
+{
+    switch (status) {
+    case 500:
+        return QNetworkReply::InternalServerError;
+    case 501:
+        return QNetworkReply::OperationNotImplementedError;
+    case 503:
+        return QNetworkReply::ServiceUnavailableError;
+    default:
+        return status >= 500 ? QNetworkReply::UnknownServerError
+                             : QNetworkReply::UnknownContentError;
+    }
+}
+
+QString AttemptOutcome::describe(QNetworkReply::NetworkError error, int status,
+                                 bool simulatedOffline)
+{
+    // A transport error after a good status line (a body cut off) is named by the error.
+    if (status >= 400 || (status > 0 && error == QNetworkReply::NoError))
+        return QStringLiteral("HTTP %1").arg(status);
+    switch (error) {
+    case QNetworkReply::HostNotFoundError:
+        return QStringLiteral("host not found");
+    case QNetworkReply::ConnectionRefusedError:
+        return QStringLiteral("connection refused");
+    case QNetworkReply::RemoteHostClosedError:
+        return QStringLiteral("connection closed");
+    case QNetworkReply::TimeoutError:
+        return QStringLiteral("timeout");
+    case QNetworkReply::TemporaryNetworkFailureError:
+        return simulatedOffline ? QStringLiteral("offline (simulated)")
+                                : QStringLiteral("network unavailable");
+    default:
+        return QStringLiteral("network error %1").arg(int(error));
+    }
+}
+
+} // namespace KeepTrying

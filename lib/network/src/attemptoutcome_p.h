@@ -1,0 +1,46 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_ATTEMPTOUTCOME_P_H
+#define KEEPTRYING_ATTEMPTOUTCOME_P_H
+
+#include <QtCore/QString>
+#include <QtNetwork/QNetworkReply>
+
+namespace KeepTrying {
+
+/*
+    How one attempt ended, in the terms the retry decision needs: Qt's error, corrected
+    where Qt 6.4 misleads (a transfer timeout reported as a cancel, a body cut short or a
+    bad framing reported as a success, an HTTP/2 stream refused unprocessed reported as a
+    protocol error, a re-send we forbade).
+*/
+struct AttemptOutcome
+{
+    QNetworkReply::NetworkError error = QNetworkReply::NoError;
+    QString errorString;
+    int httpStatus = 0; // 0: no response
+    bool neverProcessed = false; // HTTP/2 refused the stream unprocessed: safe to resend
+
+    // What only the reply knows about the attempt.
+    struct Facts
+    {
+        bool aborted = false; // we cancelled it (else a cancel is Qt's transfer timeout)
+        bool oneShotBody = false; // its body could not be sent twice
+        QByteArray method;
+        bool forwarded = false; // its response was being forwarded to the caller
+        qint64 bodyEnd = -1; // body offset its bytes reached
+        qint64 expectedEnd = -1; // where its Content-Length / Content-Range said they end
+    };
+    static AttemptOutcome of(const QNetworkReply *attempt, const Facts &facts);
+
+    // The error Qt gives a finished reply with \a status, for an answer cut short by the
+    // deadline before Qt could say.
+    static QNetworkReply::NetworkError errorForStatus(int status);
+    // A short reason for logs and retryScheduled(): "HTTP 503", "connection refused", …
+    static QString describe(QNetworkReply::NetworkError error, int status, bool simulatedOffline);
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_ATTEMPTOUTCOME_P_H
