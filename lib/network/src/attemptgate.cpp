@@ -305,6 +305,11 @@ bool AttemptGate::isBreakerOpen() const
     return m_monitors.breaker && m_monitors.breaker->state(m_origin) == CircuitBreaker::Open;
 }
 
+bool AttemptGate::isSimulatedOffline() const
+{
+    return m_monitors.reachability && m_monitors.reachability->isSimulatedOffline();
+}
+
 qint64 AttemptGate::msUntilProbe() const
 {
     return m_monitors.breaker ? m_monitors.breaker->msUntilProbe(m_url) : 0;

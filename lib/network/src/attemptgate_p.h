@@ -86,6 +86,8 @@ public:
     void giveBack();
 
     bool isBreakerOpen() const;
+    // QA's simulated offline mode: attempts fail as an unreachable network would.
+    bool isSimulatedOffline() const;
     qint64 msUntilProbe() const;
     // A timer event of the context: true if it was the gate's.
     bool handleTimer(int timerId);

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: MIT
 
 #include <KeepTrying/circuitbreaker.h>
-#include <KeepTrying/reachability.h>
 #include <KeepTrying/retryafter.h>
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingreply.h>
@@ -42,7 +41,6 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     RetryingNetworkAccessManager *manager = owner->q_func();
     d->manager = manager;
     d->managerPrivate = owner;
-    d->reachability = manager->reachability();
     AttemptGate::Monitors monitors;
     monitors.reachability = manager->reachability();
     monitors.breaker = manager->circuitBreaker();
@@ -254,7 +252,7 @@ void RetryingReplyPrivate::startAttempt()
     if (!alive || done || !owner())
         return;
 
-    if (reachability && reachability->isSimulatedOffline()) {
+    if (gate->isSimulatedOffline()) {
         // Fail as an unreachable network would, but never on the caller's stack.
         offlineTimer.start(0, q);
         return;
@@ -623,8 +621,8 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
     // A custom "retry" of a permanent fault is counted against maxAttempts.
     const FaultClass limitClass =
         fault == FaultClass::Connectivity ? FaultClass::Connectivity : FaultClass::Server;
-    const QString reason = AttemptOutcome::describe(outcome.error, outcome.httpStatus,
-                                                    manager && manager->isSimulatedOffline());
+    const QString reason =
+        AttemptOutcome::describe(outcome.error, outcome.httpStatus, gate->isSimulatedOffline());
 
     if (retryable && forwarder.handedOver() > 0 && !forwarder.isResumable()) {
         // Body bytes already reached the caller and cannot be continued: never send them twice.
@@ -672,8 +670,8 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
     delay =
         std::min(delay, retryAfter >= 0 ? retryAfterCap : std::max<qint64>(0, policy.maxDelayMs));
 
-    const QString reason = AttemptOutcome::describe(context.error, context.httpStatus,
-                                                    manager && manager->isSimulatedOffline());
+    const QString reason =
+        AttemptOutcome::describe(context.error, context.httpStatus, gate->isSimulatedOffline());
     const qint64 left = policy.deadlineMs - elapsed.elapsed();
     if (policy.deadlineMs > 0 && delay >= left && retryAfter < 0) {
         // Our own backoff would end past the deadline: shorten it, so that one more attempt

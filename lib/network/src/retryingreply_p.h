@@ -111,7 +111,6 @@ public:
     QBasicTimer deadlineTimer;
     QBasicTimer offlineTimer; // a simulated offline attempt fails from the event loop
     QBasicTimer hopTimer; // the next hop of a redirect starts from the event loop
-    QPointer<Reachability> reachability;
     std::optional<AttemptGate> gate;
     State state = State::Idle;
     QElapsedTimer attemptClock; // since the current attempt started

@@ -48,6 +48,12 @@ class RetryingReplyPrivate;
       attempt of a request that may not wait (no deadline, waitForConnectivity off).
     - TemporaryNetworkFailureError: simulated offline mode, for a request that does not
       wait for connectivity.
+    - ProtocolFailure, "The server sent only an informational response …" or "The
+      response's Content-Length is not valid …": framing Qt 6.4 takes for a success (a lone
+      103, a Content-Length that is not one number, RFC 9112 §6.3); never retried.
+    - The last real answer (its status, headers, error and body, at most
+      RetryPolicy::maxHeldBodyBytes of a held one) when the deadline passes or an open
+      circuit breaker stops the retries; gaveUp() says "deadline" or "circuit breaker open".
     - TooManyRedirectsError, InsecureRedirectError, ProtocolUnknownError: a redirect
       beyond QNetworkRequest::maximumRedirectsAllowed(), against the redirect policy, or
       to a scheme other than http/https; the reply carries the redirect's status.
