@@ -13,7 +13,7 @@ namespace {
 
 QString tr(const char *text)
 {
-    return QCoreApplication::translate("RetryingReply", text);
+    return QCoreApplication::translate("KeepTrying::RetryingReply", text);
 }
 
 // RFC 9112 §6.3: Content-Length is one non-negative decimal number; copies of one field
@@ -132,6 +132,91 @@ QString AttemptOutcome::describe(QNetworkReply::NetworkError error, int status,
     default:
         return QStringLiteral("network error %1").arg(int(error));
     }
+}
+
+AttemptOutcome AttemptOutcome::answerOf(const QNetworkReply *attempt)
+{
+    AttemptOutcome outcome;
+    outcome.error = attempt->error();
+    outcome.errorString = attempt->errorString();
+    outcome.httpStatus = attempt->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    return outcome;
+}
+
+AttemptOutcome AttemptOutcome::breakerOpen(const QString &origin, qint64 msUntilProbe)
+{
+    AttemptOutcome outcome;
+    outcome.error = QNetworkReply::ServiceUnavailableError;
+    outcome.errorString = tr("The circuit breaker for %1 is open after repeated failures; it "
+                             "lets a request through again in %2 ms")
+                              .arg(origin)
+                              .arg(msUntilProbe);
+    return outcome;
+}
+
+AttemptOutcome AttemptOutcome::resumeRefused(qint64 handedOver, const QNetworkReply *response)
+{
+    // The caller has the first bytes of the body already: nothing else can follow them.
+    AttemptOutcome outcome;
+    outcome.error = QNetworkReply::RemoteHostClosedError;
+    const QByteArray range = response->rawHeader("Content-Range");
+    outcome.errorString =
+        tr("The connection broke off after %1 bytes and the server could not resume the "
+           "download (it answered %2%3)")
+            .arg(handedOver)
+            .arg(response->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt())
+            .arg(range.isEmpty() ? QString()
+                                 : QStringLiteral(", Content-Range ") + QString::fromLatin1(range));
+    return outcome;
+}
+
+AttemptOutcome AttemptOutcome::simulatedOffline()
+{
+    AttemptOutcome outcome;
+    outcome.error = QNetworkReply::TemporaryNetworkFailureError;
+    outcome.errorString = tr("The network is offline (simulated)");
+    return outcome;
+}
+
+AttemptOutcome AttemptOutcome::deadlinePassed(qint64 deadlineMs, int attempts)
+{
+    AttemptOutcome outcome;
+    outcome.error = QNetworkReply::TimeoutError;
+    outcome.errorString =
+        tr("The deadline of %1 ms passed after %2 attempts").arg(deadlineMs).arg(attempts);
+    return outcome;
+}
+
+AttemptOutcome AttemptOutcome::deadlineWhileAnswering(qint64 deadlineMs, int httpStatus)
+{
+    AttemptOutcome outcome;
+    outcome.httpStatus = httpStatus;
+    outcome.error = errorForStatus(httpStatus);
+    outcome.errorString = tr("The deadline of %1 ms passed while the server answered %2")
+                              .arg(deadlineMs)
+                              .arg(httpStatus);
+    return outcome;
+}
+
+AttemptOutcome AttemptOutcome::deadlineBeforeNextAttempt(qint64 deadlineMs, int attempts,
+                                                         const QString &lastReason)
+{
+    AttemptOutcome outcome;
+    outcome.error = QNetworkReply::TimeoutError;
+    outcome.errorString = tr("Gave up after %1 attempts: the deadline of %2 ms would pass "
+                             "before the next one (last error: %3)")
+                              .arg(attempts)
+                              .arg(deadlineMs)
+                              .arg(lastReason);
+    return outcome;
+}
+
+AttemptOutcome AttemptOutcome::canceled()
+{
+    AttemptOutcome outcome;
+    outcome.error = QNetworkReply::OperationCanceledError;
+    outcome.errorString = tr("Operation canceled");
+    return outcome;
 }
 
 } // namespace KeepTrying

@@ -33,6 +33,18 @@ struct AttemptOutcome
         qint64 expectedEnd = -1; // where its Content-Length / Content-Range said they end
     };
     static AttemptOutcome of(const QNetworkReply *attempt, const Facts &facts);
+    // The answer \a attempt gave: its error, text and status.
+    static AttemptOutcome answerOf(const QNetworkReply *attempt);
+
+    // The outcomes the reply produces itself (each is listed in retryingreply.h).
+    static AttemptOutcome breakerOpen(const QString &origin, qint64 msUntilProbe);
+    static AttemptOutcome resumeRefused(qint64 handedOver, const QNetworkReply *response);
+    static AttemptOutcome simulatedOffline();
+    static AttemptOutcome deadlinePassed(qint64 deadlineMs, int attempts);
+    static AttemptOutcome deadlineWhileAnswering(qint64 deadlineMs, int httpStatus);
+    static AttemptOutcome deadlineBeforeNextAttempt(qint64 deadlineMs, int attempts,
+                                                    const QString &lastReason);
+    static AttemptOutcome canceled();
 
     // The error Qt gives a finished reply with \a status, for an answer cut short by the
     // deadline before Qt could say.

@@ -136,6 +136,20 @@ bool RequestHop::canSendBodyAgain(qint64 sent) const
     return !m_bodyDevice || (!m_bodyDevice->isSequential() && sent == 0);
 }
 
+bool RequestHop::maySendAgain(QNetworkReply::NetworkError error, bool neverProcessed,
+                              bool touchedNetwork, qint64 sent) const
+{
+    if (touchedNetwork && !canSendBodyAgain(sent))
+        return false;
+    if (RetryPolicy::isIdempotentMethod(m_method) || !m_idempotencyKey.isEmpty())
+        return true;
+    const bool neverSent = !touchedNetwork || error == QNetworkReply::HostNotFoundError ||
+        error == QNetworkReply::ConnectionRefusedError ||
+        error == QNetworkReply::ProxyNotFoundError ||
+        error == QNetworkReply::ProxyConnectionRefusedError;
+    return neverSent || neverProcessed;
+}
+
 QNetworkReply::NetworkError RequestHop::checkRedirect(const QNetworkReply *response, QUrl *target,
                                                       QString *why) const
 {

@@ -51,6 +51,13 @@ public:
     bool bodyFromDevice() const { return !m_bodyDevice.isNull(); }
     // Whether the body can be sent again, byte for byte, after \a sent bytes of it went.
     bool canSendBodyAgain(qint64 sent) const;
+    // Whether this request may be sent again after an attempt that ended with \a error,
+    // having sent \a sent body bytes (\a touchedNetwork: false for a simulated offline
+    // attempt). A method that is not idempotent (RFC 9110 §9.2.2) goes again only with an
+    // Idempotency-Key, or when it surely never reached the server or was surely not
+    // processed there (\a neverProcessed).
+    bool maySendAgain(QNetworkReply::NetworkError error, bool neverProcessed, bool touchedNetwork,
+                      qint64 sent) const;
 
     bool followsRedirects() const
     {

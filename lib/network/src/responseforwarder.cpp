@@ -6,6 +6,7 @@
 #include "contentrange_p.h"
 #include "retryingreply_p.h"
 
+#include <QtCore/QMetaMethod>
 #include <QtCore/QPointer>
 
 #include <algorithm>
@@ -23,16 +24,6 @@ constexpr QNetworkRequest::Attribute replyAttributes[] = {
     QNetworkRequest::Http2WasUsedAttribute,      QNetworkRequest::OriginalContentLengthAttribute,
 };
 
-// The validator of a response as If-Range wants it (RFC 9110 §13.1.5): a strong ETag, else
-// Last-Modified.
-QByteArray validatorOf(const QNetworkReply *reply)
-{
-    const QByteArray etag = reply->rawHeader("ETag").trimmed();
-    if (!etag.isEmpty() && !etag.startsWith("W/"))
-        return etag;
-    return reply->rawHeader("Last-Modified").trimmed();
-}
-
 } // namespace
 
 void ResponseForwarder::beginAttempt()
@@ -42,6 +33,97 @@ void ResponseForwarder::beginAttempt()
     attemptOffset = delivered;
     m_announced = false;
     attemptEnd = -1;
+    m_uploaded = 0;
+}
+
+void ResponseForwarder::connectAttempt(QNetworkReply *attempt)
+{
+    RetryingReply *q = d.q_func();
+    RetryingReplyPrivate *reply = &d;
+    m_connected = 0;
+    // An attempt let go of may still be emitting on its way out: only the current one counts.
+    QObject::connect(attempt, &QNetworkReply::metaDataChanged, q, [reply, attempt] {
+        if (reply->current == attempt)
+            reply->onMetaDataChanged();
+    });
+    QObject::connect(attempt, &QNetworkReply::readyRead, q, [reply, attempt] {
+        if (reply->current == attempt)
+            reply->onReadyRead();
+    });
+    QObject::connect(attempt, &QNetworkReply::finished, q, [reply, attempt] {
+        if (reply->current == attempt)
+            reply->onFinished();
+    });
+#if QT_CONFIG(ssl)
+    // The manager itself listens to these three on every reply it hands out. Qt speaks TLS
+    // to an https URL, or to an http one it upgrades under HSTS (RFC 6797).
+    if (attempt->url().scheme() == QLatin1String("https") ||
+        (d.manager && d.manager->isStrictTransportSecurityEnabled())) {
+        QObject::connect(attempt, &QNetworkReply::encrypted, q, &QNetworkReply::encrypted);
+        QObject::connect(attempt, &QNetworkReply::sslErrors, q, &QNetworkReply::sslErrors);
+        QObject::connect(attempt, &QNetworkReply::preSharedKeyAuthenticationRequired, q,
+                         &QNetworkReply::preSharedKeyAuthenticationRequired);
+    }
+#endif
+    // Body replay decisions need the bytes sent of a body that is not kept in memory.
+    if (d.hop->bodyFromDevice())
+        connectUploadProgress(attempt);
+    connectOptional(attempt);
+}
+
+void ResponseForwarder::connectUploadProgress(QNetworkReply *attempt)
+{
+    m_connected |= UploadProgress;
+    QObject::connect(attempt, &QNetworkReply::uploadProgress, d.q_func(),
+                     [this, attempt](qint64 sent, qint64 total) {
+                         if (d.current != attempt)
+                             return;
+                         m_uploaded = sent;
+                         Q_EMIT d.q_func()->uploadProgress(sent, total);
+                     });
+}
+
+bool ResponseForwarder::noteConnected(const QMetaMethod &signal)
+{
+    static const QMetaMethod optional[] = {
+        QMetaMethod::fromSignal(&QNetworkReply::downloadProgress),
+        QMetaMethod::fromSignal(&QNetworkReply::uploadProgress),
+        QMetaMethod::fromSignal(&QNetworkReply::requestSent),
+        QMetaMethod::fromSignal(&QNetworkReply::socketStartedConnecting),
+    };
+    static_assert(std::size(optional) == 4 && SocketStartedConnecting == 8);
+    for (int i = 0; i < 4; ++i) {
+        if (signal == optional[i]) {
+            const int bit = 1 << i;
+            return !(std::exchange(m_wanted, m_wanted | bit) & bit);
+        }
+    }
+    return false;
+}
+
+void ResponseForwarder::connectOptional(QNetworkReply *attempt)
+{
+    RetryingReply *q = d.q_func();
+    const auto wanted = [this](ConnectedSignal signal) { return (m_wanted & signal) != 0; };
+    if (!(m_connected & DownloadProgress) && wanted(DownloadProgress)) {
+        m_connected |= DownloadProgress;
+        QObject::connect(attempt, &QNetworkReply::downloadProgress, q,
+                         [this, attempt](qint64 received, qint64 total) {
+                             if (d.current == attempt)
+                                 downloadProgress(received, total);
+                         });
+    }
+    if (!(m_connected & UploadProgress) && wanted(UploadProgress))
+        connectUploadProgress(attempt);
+    if (!(m_connected & RequestSent) && wanted(RequestSent)) {
+        m_connected |= RequestSent;
+        QObject::connect(attempt, &QNetworkReply::requestSent, q, &QNetworkReply::requestSent);
+    }
+    if (!(m_connected & SocketStartedConnecting) && wanted(SocketStartedConnecting)) {
+        m_connected |= SocketStartedConnecting;
+        QObject::connect(attempt, &QNetworkReply::socketStartedConnecting, q,
+                         &QNetworkReply::socketStartedConnecting);
+    }
 }
 
 void ResponseForwarder::copyMetaData(QNetworkReply *from)
@@ -50,7 +132,8 @@ void ResponseForwarder::copyMetaData(QNetworkReply *from)
     // Start from nothing: a header of an earlier response (a redirect's Location, say)
     // must not survive into this one.
     clearMetaData();
-    const auto headers = from->rawHeaderPairs();
+    m_metaDataSet = true;
+    const auto &headers = from->rawHeaderPairs();
     for (const auto &header : headers)
         d.setReplyHeader(header.first, header.second);
     for (QNetworkRequest::Attribute attribute : replyAttributes) {
@@ -62,6 +145,8 @@ void ResponseForwarder::copyMetaData(QNetworkReply *from)
 
 void ResponseForwarder::clearMetaData()
 {
+    if (!std::exchange(m_metaDataSet, false))
+        return;
     const auto previous = d.q_func()->rawHeaderList();
     for (const QByteArray &name : previous)
         d.setReplyHeader(name, QByteArray());
@@ -76,11 +161,26 @@ bool ResponseForwarder::forward(QNetworkReply *from)
 
     // What a later attempt needs to resume this body instead of starting it again, and to
     // tell a complete body from a cut one.
-    m_acceptRanges = from->rawHeader("Accept-Ranges").trimmed().toLower() == "bytes";
-    const QByteArray encoding = from->rawHeader("Content-Encoding").trimmed().toLower();
+    QByteArray acceptRanges, encoding, etag, lastModified;
+    for (const auto &[name, value] : from->rawHeaderPairs()) {
+        // One pass over the headers; the length first, as most names differ in it.
+        const auto is = [&name = name](QByteArrayView wanted) {
+            return name.size() == wanted.size() && name.compare(wanted, Qt::CaseInsensitive) == 0;
+        };
+        if (is("Accept-Ranges"))
+            acceptRanges = value.trimmed().toLower();
+        else if (is("Content-Encoding"))
+            encoding = value.trimmed().toLower();
+        else if (is("ETag"))
+            etag = value.trimmed();
+        else if (is("Last-Modified"))
+            lastModified = value.trimmed();
+    }
+    m_acceptRanges = acceptRanges == "bytes";
     m_identityEncoding = encoding.isEmpty() || encoding == "identity";
-    m_validator = validatorOf(from);
-    m_validatorIsETag = !m_validator.isEmpty() && m_validator == from->rawHeader("ETag").trimmed();
+    // If-Range wants a strong ETag, else Last-Modified (RFC 9110 §13.1.5).
+    m_validatorIsETag = !etag.isEmpty() && !etag.startsWith("W/");
+    m_validator = m_validatorIsETag ? etag : lastModified;
     const int status = from->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QVariant length = from->header(QNetworkRequest::ContentLengthHeader);
     const bool hasBody =

@@ -38,6 +38,16 @@ public:
 
     // A new attempt: its body starts where the handed-over bytes end.
     void beginAttempt();
+    // Connects the signals of the new \a attempt that the reply acts on or forwards. The
+    // ones few callers listen to are connected only once somebody does (noteConnected(),
+    // from connectNotify(), then connectOptional()): each connection costs every request.
+    // The TLS signals only where TLS can happen.
+    void connectAttempt(QNetworkReply *attempt);
+    void connectOptional(QNetworkReply *attempt);
+    // Somebody connected to the reply's \a signal: true when it is one connectOptional()
+    // forwards and was not yet wanted.
+    bool noteConnected(const QMetaMethod &signal);
+    qint64 uploaded() const { return m_uploaded; } // body bytes the attempt has sent
     // \a response's headers become the reply's; remembers what resuming and checking its
     // body needs. Emits metaDataChanged(): false when a slot deleted the reply.
     bool forward(QNetworkReply *response);
@@ -86,6 +96,13 @@ public:
     QByteArray heldBody; // the (bounded) body of a held response
 
 private:
+    enum ConnectedSignal {
+        DownloadProgress = 1,
+        UploadProgress = 2,
+        RequestSent = 4,
+        SocketStartedConnecting = 8
+    };
+    void connectUploadProgress(QNetworkReply *attempt);
     void clearMetaData();
     void pull();
     // The attempt the caller reads from, while it can still be read (Qt closes an attempt
@@ -94,6 +111,10 @@ private:
 
     RetryingReplyPrivate &d;
     QNetworkReply *m_source = nullptr;
+    int m_connected = 0; // ConnectedSignal bits connected for the current attempt
+    int m_wanted = 0; // ConnectedSignal bits somebody listens to on the reply
+    bool m_metaDataSet = false; // the reply has headers or attributes of a response
+    qint64 m_uploaded = 0;
     QByteArray m_keptBody; // the last answer's held body, while the next attempt runs
     QByteArray m_buffer; // handed-over bytes of an earlier attempt, not yet read
     qint64 m_bufferPos = 0;

@@ -12,6 +12,7 @@
 #include "logging_p.h"
 #include "oneshotbody_p.h"
 #include "redirectrules_p.h"
+#include "retrydelay_p.h"
 #include "retryingnetworkaccessmanager_p.h"
 #include "retryingreply_p.h"
 
@@ -28,14 +29,10 @@
 
 namespace KeepTrying {
 
-namespace {
-
-} // namespace
-
 RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
                              QNetworkAccessManager::Operation op, const QNetworkRequest &request,
                              QIODevice *outgoingData, const RetryPolicy &policy)
-    : QNetworkReply(owner->q_func()), d_ptr(new RetryingReplyPrivate(this))
+    : QNetworkReply(owner->q_func()), d_ptr(new RetryingReplyPrivate(this, policy))
 {
     Q_D(RetryingReply);
     RetryingNetworkAccessManager *manager = owner->q_func();
@@ -50,7 +47,6 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     d->gate.emplace(this, monitors, [d] { d->startAttempt(); });
     d->gate->setTarget(request.url(), policy);
     d->hop.emplace(op, request, outgoingData, policy, manager->redirectPolicy());
-    d->policy = policy;
 
     setRequest(request);
     setOperation(op);
@@ -106,21 +102,10 @@ RetryingReply::~RetryingReply()
     d->offlineTimer.stop();
     d->hopTimer.stop();
     d->gate.reset(); // gives back what it holds, stops any wait
-    // A running attempt is cancelled; nothing of it may reach us any more. It is deleted
-    // later, never here: this reply may be deleted from a slot of one of the attempt's own
-    // signals (readyRead, downloadProgress), and Qt goes on using the attempt after the
-    // slot returns.
+    // A running attempt is cancelled; nothing of it may reach us any more.
     for (QNetworkReply *attempt : { d->current, d->held, d->lastAttempt }) {
-        if (!attempt)
-            continue;
-        QObject::disconnect(attempt, nullptr, this, nullptr);
-        QObject::disconnect(this, nullptr, attempt, nullptr);
-        // Not a child of ours, nor of the manager: either may be going right now, and
-        // deleting it with them would be deleting it on that stack again.
-        attempt->setParent(nullptr);
-        if (!attempt->isFinished())
-            attempt->abort();
-        attempt->deleteLater();
+        if (attempt)
+            d->dispose(attempt);
     }
 }
 
@@ -208,13 +193,7 @@ void RetryingReplyPrivate::startAttempt()
         syncWaitSignals();
         return;
     case AttemptGate::Result::Refused: {
-        Outcome outcome;
-        outcome.error = QNetworkReply::ServiceUnavailableError;
-        outcome.errorString =
-            RetryingReply::tr("The circuit breaker for %1 is open after repeated "
-                              "failures; it lets a request through again in %2 ms")
-                .arg(gate->origin())
-                .arg(gate->msUntilProbe());
+        const Outcome outcome = Outcome::breakerOpen(gate->origin(), gate->msUntilProbe());
         state = State::Idle;
         if (!syncWaitSignals())
             return;
@@ -238,7 +217,6 @@ void RetryingReplyPrivate::startAttempt()
 
     ++attempt;
     forwarder.beginAttempt();
-    bytesSentThisAttempt = 0;
     abortingCurrent = false;
 
     qCDebug(lcNetwork).nospace() << "attempt " << attempt << ": " << hop->method() << ' '
@@ -277,73 +255,16 @@ void RetryingReplyPrivate::startAttempt()
         reply->ignoreSslErrors(ignoredSslErrors);
 #endif
     current = reply;
-    forwarded = 0;
-    connectAttempt(reply);
+    forwarder.connectAttempt(reply);
     gate->attemptStarted(reply);
-}
-
-void RetryingReplyPrivate::connectAttempt(QNetworkReply *reply)
-{
-    Q_Q(RetryingReply);
-    QObject::connect(reply, &QNetworkReply::metaDataChanged, q, [this] { onMetaDataChanged(); });
-    QObject::connect(reply, &QNetworkReply::readyRead, q, [this] { onReadyRead(); });
-    QObject::connect(reply, &QNetworkReply::finished, q, [this] { onFinished(); });
-#if QT_CONFIG(ssl)
-    // The manager itself listens to these three on every reply it hands out.
-    QObject::connect(reply, &QNetworkReply::encrypted, q, &QNetworkReply::encrypted);
-    QObject::connect(reply, &QNetworkReply::sslErrors, q, &QNetworkReply::sslErrors);
-    QObject::connect(reply, &QNetworkReply::preSharedKeyAuthenticationRequired, q,
-                     &QNetworkReply::preSharedKeyAuthenticationRequired);
-#endif
-    // Body replay decisions need the bytes sent of a body that is not kept in memory.
-    if (hop->bodyFromDevice())
-        forwarded |= connectUploadProgress(reply);
-    connectOptional(reply);
-}
-
-int RetryingReplyPrivate::connectUploadProgress(QNetworkReply *reply)
-{
-    Q_Q(RetryingReply);
-    QObject::connect(reply, &QNetworkReply::uploadProgress, q, [this](qint64 sent, qint64 total) {
-        bytesSentThisAttempt = sent;
-        Q_EMIT q_func()->uploadProgress(sent, total);
-    });
-    return UploadProgress;
-}
-
-// Signals few callers listen to are forwarded only once somebody does (connectNotify()
-// brings them in later): each connection is a cost on every request.
-void RetryingReplyPrivate::connectOptional(QNetworkReply *reply)
-{
-    Q_Q(RetryingReply);
-    const auto wanted = [q](auto signal) {
-        return q->isSignalConnected(QMetaMethod::fromSignal(signal));
-    };
-    if (!(forwarded & DownloadProgress) && wanted(&QNetworkReply::downloadProgress)) {
-        forwarded |= DownloadProgress;
-        QObject::connect(
-            reply, &QNetworkReply::downloadProgress, q,
-            [this](qint64 received, qint64 total) { forwarder.downloadProgress(received, total); });
-    }
-    if (!(forwarded & UploadProgress) && wanted(&QNetworkReply::uploadProgress))
-        forwarded |= connectUploadProgress(reply);
-    if (!(forwarded & RequestSent) && wanted(&QNetworkReply::requestSent)) {
-        forwarded |= RequestSent;
-        QObject::connect(reply, &QNetworkReply::requestSent, q, &QNetworkReply::requestSent);
-    }
-    if (!(forwarded & SocketStartedConnecting) && wanted(&QNetworkReply::socketStartedConnecting)) {
-        forwarded |= SocketStartedConnecting;
-        QObject::connect(reply, &QNetworkReply::socketStartedConnecting, q,
-                         &QNetworkReply::socketStartedConnecting);
-    }
 }
 
 void RetryingReply::connectNotify(const QMetaMethod &signal)
 {
     Q_D(RetryingReply);
     QNetworkReply::connectNotify(signal);
-    if (d->current)
-        d->connectOptional(d->current);
+    if (d->forwarder.noteConnected(signal) && d->current)
+        d->forwarder.connectOptional(d->current);
 }
 
 void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
@@ -354,17 +275,24 @@ void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
     forwarder.forget(reply);
     if (reply == current)
         gate->giveBack(); // gone without an outcome
-    QObject::disconnect(reply, nullptr, q, nullptr);
-    QObject::disconnect(q, nullptr, reply, nullptr);
-    if (!reply->isFinished()) {
+    if (!reply->isFinished())
         abortingCurrent = true;
-        reply->abort();
+    dispose(std::exchange(reply, nullptr));
+}
+
+void RetryingReplyPrivate::dispose(QNetworkReply *attempt)
+{
+    if (!attempt->isFinished()) {
+        // Its cancellation must not reach us. (A finished attempt emits nothing more, and
+        // ~QObject drops its connections to us: no disconnect for it, a cost per request.)
+        QObject::disconnect(attempt, nullptr, q_func(), nullptr);
+        attempt->abort();
     }
-    // It may be emitting right now; deleting this reply (its parent) from a slot further
-    // down must not delete it on that stack.
-    reply->setParent(nullptr);
-    reply->deleteLater();
-    reply = nullptr;
+    // It may be emitting right now: deleting this reply (its parent) from a slot further
+    // down, or with the manager, must not delete it on that stack. Qt goes on using an
+    // attempt after a slot of its own signals returns.
+    attempt->setParent(nullptr);
+    attempt->deleteLater();
 }
 
 void RetryingReplyPrivate::onMetaDataChanged()
@@ -404,18 +332,8 @@ void RetryingReplyPrivate::onMetaDataChanged()
         if (forwarder.continueBody(current))
             return;
         // The server sent something else than the rest of the same body (the whole
-        // resource again, another range, another version): the caller already has the
-        // first bytes of the old one, so nothing can be continued.
-        Outcome outcome;
-        outcome.error = QNetworkReply::RemoteHostClosedError;
-        outcome.errorString =
-            RetryingReply::tr("The connection broke off after %1 bytes and the server could "
-                              "not resume the download (it answered %2%3)")
-                .arg(forwarder.handedOver())
-                .arg(status)
-                .arg(current->hasRawHeader("Content-Range") ? QStringLiteral(", Content-Range ") +
-                             QString::fromLatin1(current->rawHeader("Content-Range"))
-                                                            : QString());
+        // resource again, another range, another version).
+        const Outcome outcome = Outcome::resumeRefused(forwarder.handedOver(), current);
         releaseAttempt(current);
         finish(outcome, false, QString());
         return;
@@ -505,10 +423,7 @@ void RetryingReply::setReadBufferSize(qint64 size)
 void RetryingReplyPrivate::onSimulatedOfflineAttempt()
 {
     gate->giveBack(); // nothing was sent
-    Outcome outcome;
-    outcome.error = QNetworkReply::TemporaryNetworkFailureError;
-    outcome.errorString = RetryingReply::tr("The network is offline (simulated)");
-    attemptEnded(outcome);
+    attemptEnded(Outcome::simulatedOffline());
 }
 
 void RetryingReplyPrivate::onFinished()
@@ -559,24 +474,8 @@ bool RetryingReplyPrivate::mayRetry(FaultClass fault, QNetworkReply::NetworkErro
         break;
     }
 
-    // A body that cannot be sent again identically ends the request. (A simulated offline
-    // attempt has no reply and read nothing.)
-    const bool touchedNetwork = current != nullptr;
-    if (touchedNetwork && !hop->canSendBodyAgain(bytesSentThisAttempt))
-        return false;
-
-    // POST, PATCH and other non-idempotent methods (RFC 9110 §9.2.2) are repeated only with
-    // an Idempotency-Key, or when the request surely never reached the server or was
-    // surely not processed there.
-    if (!RetryPolicy::isIdempotentMethod(hop->method()) && hop->idempotencyKey().isEmpty()) {
-        const bool neverSent = error == QNetworkReply::HostNotFoundError ||
-            error == QNetworkReply::ConnectionRefusedError ||
-            error == QNetworkReply::ProxyNotFoundError ||
-            error == QNetworkReply::ProxyConnectionRefusedError || !touchedNetwork;
-        if (!neverSent && !neverProcessed)
-            return false;
-    }
-    return true;
+    // A simulated offline attempt has no reply and sent nothing.
+    return hop->maySendAgain(error, neverProcessed, current != nullptr, forwarder.uploaded());
 }
 
 void RetryingReplyPrivate::teachMonitors(const Outcome &outcome, FaultClass fault)
@@ -650,63 +549,24 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
 {
     Q_Q(RetryingReply);
     RetryContext context = failed;
-    context.backoffMs = policy.backoffDelay(attempt, previousDelayMs);
-
-    qint64 retryAfter = -1;
-    for (const auto &header : std::as_const(context.headers)) {
-        if (header.first.compare("Retry-After", Qt::CaseInsensitive) == 0) {
-            retryAfter = RetryAfter::parse(header.second);
-            break;
-        }
-    }
-    const qint64 retryAfterCap = std::max<qint64>(0, policy.maxRetryAfterMs);
-    if (retryAfter > retryAfterCap)
-        retryAfter = retryAfterCap;
-    context.retryAfterMs = retryAfter;
-
-    qint64 delay = policy.delay ? policy.delay(context) : -1;
-    if (delay < 0)
-        delay = retryAfter >= 0 ? retryAfter : context.backoffMs;
-    delay =
-        std::min(delay, retryAfter >= 0 ? retryAfterCap : std::max<qint64>(0, policy.maxDelayMs));
-
+    const qint64 left = policy.deadlineMs - elapsed.elapsed();
+    const qint64 delay = chooseRetryDelay(policy, context, policy.deadlineMs > 0 ? left : -1,
+                                          attemptClock.isValid() ? attemptClock.elapsed() : 0);
     const QString reason =
         AttemptOutcome::describe(context.error, context.httpStatus, gate->isSimulatedOffline());
-    const qint64 left = policy.deadlineMs - elapsed.elapsed();
-    if (policy.deadlineMs > 0 && delay >= left && retryAfter < 0) {
-        // Our own backoff would end past the deadline: shorten it, so that one more attempt
-        // still starts before the deadline with as long as the last one took.
-        const qint64 lastAttemptMs = attemptClock.isValid() ? attemptClock.elapsed() : 0;
-        if (left - lastAttemptMs > 0)
-            delay = left - lastAttemptMs - 1;
-    }
     const bool mayWait = policy.waitForConnectivity || policy.deadlineMs > 0;
     if (!mayWait && gate->isBreakerOpen() && gate->msUntilProbe() > delay) {
         // The breaker would refuse this retry: end with the answer we have rather than
         // announce a retry that cannot come.
-        Outcome outcome;
-        outcome.error = context.error;
-        outcome.httpStatus = context.httpStatus;
-        outcome.errorString = current ? current->errorString() : QString();
-        finish(outcome, true, QStringLiteral("circuit breaker open"));
+        finish(lastAnswer(context), true, QStringLiteral("circuit breaker open"));
         return;
     }
     if (policy.deadlineMs > 0 && delay >= left) {
         // Waiting would end past the deadline (a Retry-After beyond it, or no time left for
         // an attempt): stop now rather than sleep to fail.
-        Outcome outcome;
-        outcome.error = context.error;
-        outcome.httpStatus = context.httpStatus;
-        outcome.errorString = current ? current->errorString() : QString();
-        if (context.httpStatus == 0) {
-            outcome.error = QNetworkReply::TimeoutError;
-            outcome.errorString =
-                RetryingReply::tr("Gave up after %1 attempts: the deadline of %2 ms would "
-                                  "pass before the next one (last error: %3)")
-                    .arg(attempt)
-                    .arg(policy.deadlineMs)
-                    .arg(reason);
-        }
+        const Outcome outcome = context.httpStatus == 0
+            ? Outcome::deadlineBeforeNextAttempt(policy.deadlineMs, attempt, reason)
+            : lastAnswer(context);
         finish(outcome, true, QStringLiteral("deadline"));
         return;
     }
@@ -716,8 +576,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
         releaseAttempt(held);
         held = current;
         forwarder.keepAnswer();
-        QObject::disconnect(held, nullptr, q, nullptr);
-        current = nullptr;
+        current = nullptr; // finished: it emits nothing more
     } else {
         releaseAttempt(current);
     }
@@ -748,11 +607,7 @@ void RetryingReplyPrivate::onDeadline()
     if (!syncWaitSignals())
         return;
 
-    Outcome outcome;
-    outcome.error = QNetworkReply::TimeoutError;
-    outcome.errorString = RetryingReply::tr("The deadline of %1 ms passed after %2 attempts")
-                              .arg(policy.deadlineMs)
-                              .arg(attempt);
+    const Outcome outcome = Outcome::deadlinePassed(policy.deadlineMs, attempt);
     if (current && forwarder.mode == Mode::Forwarding) {
         // The caller has this attempt's answer already: it ends with the deadline's error.
         releaseAttempt(held);
@@ -762,16 +617,12 @@ void RetryingReplyPrivate::onDeadline()
         releaseAttempt(current);
     } else if (current && forwarder.mode == Mode::Holding) {
         // The only answer is still arriving: it is the answer, with what came of its body.
-        outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        outcome.error = AttemptOutcome::errorForStatus(outcome.httpStatus);
-        outcome.errorString = RetryingReply::tr("The deadline of %1 ms passed while the server "
-                                                "answered %2")
-                                  .arg(policy.deadlineMs)
-                                  .arg(outcome.httpStatus);
+        const int status = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         QObject::disconnect(current, nullptr, q_func(), nullptr);
         abortingCurrent = true;
         current->abort(); // the caller gets the held part of its body, nothing more
-        finish(outcome, true, QStringLiteral("deadline"));
+        finish(Outcome::deadlineWhileAnswering(policy.deadlineMs, status), true,
+               QStringLiteral("deadline"));
         return;
     }
     finishWithLastAnswer(outcome, QStringLiteral("deadline"));
@@ -783,9 +634,7 @@ void RetryingReplyPrivate::finishWithLastAnswer(Outcome outcome, const QString &
         // The last attempt's error response is a better answer than a bare error of ours.
         current = std::exchange(held, nullptr);
         forwarder.restoreAnswer();
-        outcome.error = current->error();
-        outcome.errorString = current->errorString();
-        outcome.httpStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        outcome = Outcome::answerOf(current);
     } else {
         releaseAttempt(current);
     }
@@ -817,7 +666,8 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
         !forwarder.clearUnanswered())
         return;
     if (current) {
-        QObject::disconnect(current, nullptr, q, nullptr);
+        if (!current->isFinished())
+            QObject::disconnect(current, nullptr, q, nullptr);
         lastAttempt = std::exchange(current, nullptr);
         if (!forwarder.deliver(lastAttempt, outcome.httpStatus > 0))
             return;
@@ -857,10 +707,7 @@ void RetryingReply::abort()
     d->releaseAttempt(d->current);
     d->releaseAttempt(d->held);
     QNetworkReply::close();
-    RetryingReplyPrivate::Outcome outcome;
-    outcome.error = OperationCanceledError;
-    outcome.errorString = tr("Operation canceled");
-    d->finish(outcome, false, QString());
+    d->finish(RetryingReplyPrivate::Outcome::canceled(), false, QString());
 }
 
 void RetryingReply::close()

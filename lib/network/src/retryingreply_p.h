@@ -35,7 +35,10 @@ class RetryingReplyPrivate
 public:
     using Mode = ResponseForwarder::Mode;
 
-    explicit RetryingReplyPrivate(RetryingReply *q) : q_ptr(q), forwarder(*this) { }
+    RetryingReplyPrivate(RetryingReply *q, const RetryPolicy &policy)
+        : q_ptr(q), policy(policy), forwarder(*this)
+    {
+    }
 
     /*
         The request's life. Each row: what the state means, and what leaves it.
@@ -74,17 +77,18 @@ public:
     void finish(const Outcome &outcome, bool gaveUp, const QString &reason);
     void finishWithLastAnswer(Outcome outcome, const QString &reason);
 
-    void connectAttempt(QNetworkReply *attempt);
-    void connectOptional(QNetworkReply *attempt);
-    int connectUploadProgress(QNetworkReply *attempt);
-    enum ForwardedSignal {
-        DownloadProgress = 1,
-        UploadProgress = 2,
-        RequestSent = 4,
-        SocketStartedConnecting = 8
-    };
-    int forwarded = 0; // ForwardedSignal bits connected for the current attempt
+    // Lets go of \a attempt (cancelled if running): nothing of it reaches the reply again.
     void releaseAttempt(QNetworkReply *&attempt);
+    void dispose(QNetworkReply *attempt);
+    // The answer of the failed attempt \a context describes.
+    Outcome lastAnswer(const RetryContext &context) const
+    {
+        Outcome outcome;
+        outcome.error = context.error;
+        outcome.httpStatus = context.httpStatus;
+        outcome.errorString = current ? current->errorString() : QString();
+        return outcome;
+    }
 
     RetryingReply *q_ptr;
     QPointer<RetryingNetworkAccessManager> manager;
@@ -97,7 +101,6 @@ public:
     }
     std::optional<RequestHop> hop; // what the next attempt sends, and where
     RetryPolicy policy;
-    qint64 bytesSentThisAttempt = 0;
     bool awaitingRedirectApproval = false; // UserVerifiedRedirectPolicy: redirectAllowed()
     QUrl redirectTarget;
     int redirectStatus = 0;
@@ -138,6 +141,10 @@ public:
         q_func()->setAttribute(code, value);
     }
     void setReplyUrl(const QUrl &url) { q_func()->setUrl(url); }
+    bool isSignalConnected(const QMetaMethod &signal) const
+    {
+        return q_func()->isSignalConnected(signal);
+    }
     bool isReadyReadConnected() const
     {
         static const QMetaMethod readyRead = QMetaMethod::fromSignal(&QIODevice::readyRead);
