@@ -412,7 +412,10 @@ OfflineCopyStore::Opened OfflineCopyStore::openFile()
                            " size INTEGER NOT NULL,"
                            " last_used INTEGER NOT NULL,"
                            " UNIQUE (account, key))"),
+            // The use counter's MAX, and a covering index for the sums and the eviction
+            // order, so neither reads the rows (each spans pages of body).
             QStringLiteral("CREATE INDEX copies_last_used ON copies (last_used)"),
+            QStringLiteral("CREATE INDEX copies_eviction ON copies (pinned, last_used, size)"),
             QStringLiteral("PRAGMA application_id = %1").arg(applicationId),
             QStringLiteral("PRAGMA user_version = %1").arg(currentFormat),
         };
