@@ -338,6 +338,45 @@ bool ResponseForwarder::deliver(QNetworkReply *response, bool answered)
     return true;
 }
 
+std::optional<QByteArray> ResponseForwarder::wholeBody() const
+{
+    if (m_keptLimit < 0)
+        return std::nullopt;
+    QByteArray body = m_kept;
+    body.append(m_buffer.constData() + m_bufferPos, m_buffer.size() - m_bufferPos);
+    if (QNetworkReply *source = readable())
+        body.append(source->peek(source->bytesAvailable()));
+    if (body.size() > m_keptLimit)
+        return std::nullopt;
+    return body;
+}
+
+bool ResponseForwarder::deliverCopy(int status, const QList<QNetworkReply::RawHeaderPair> &headers,
+                                    const QByteArray &body)
+{
+    RetryingReply *q = d.q_func();
+    clearMetaData();
+    m_metaDataSet = true;
+    for (const auto &[name, value] : headers)
+        d.setReplyHeader(name, value);
+    d.setReplyHeader("Content-Length", QByteArray::number(body.size()));
+    d.setReplyAttribute(QNetworkRequest::HttpStatusCodeAttribute, status);
+    d.setReplyAttribute(QNetworkRequest::SourceIsFromCacheAttribute, true);
+    m_metaDataForwarded = true;
+    mode = Mode::Forwarding;
+    m_source = nullptr;
+    m_buffer = body;
+    m_bufferPos = 0;
+    delivered += body.size();
+    m_kept.clear();
+    m_keptLimit = -1; // it is the stored copy already
+    const QPointer<RetryingReply> alive(q);
+    Q_EMIT q->metaDataChanged();
+    if (alive && !body.isEmpty())
+        Q_EMIT q->readyRead();
+    return alive;
+}
+
 void ResponseForwarder::forget(QNetworkReply *response)
 {
     if (!response || response == m_source)
@@ -372,6 +411,14 @@ qint64 ResponseForwarder::read(char *data, qint64 maxSize)
         if (direct > 0) {
             n += direct;
             delivered += direct;
+        }
+    }
+    if (m_keptLimit >= 0 && n > 0) {
+        if (m_kept.size() + n > m_keptLimit) {
+            m_keptLimit = -2;
+            m_kept.clear();
+        } else {
+            m_kept.append(data, n);
         }
     }
     return std::max<qint64>(0, n);

@@ -7,6 +7,7 @@
 #include <QtCore/QByteArray>
 #include <QtNetwork/QNetworkReply>
 
+#include <optional>
 #include <utility>
 
 namespace KeepTrying {
@@ -78,6 +79,15 @@ public:
         mode = Mode::Holding;
     }
 
+    // Keeps a copy of the body the caller reads, up to \a maxBytes, for wholeBody().
+    void keepBody(qint64 maxBytes) { m_keptLimit = maxBytes; }
+    // The whole body of the answer, read or not, when keepBody() kept it all.
+    std::optional<QByteArray> wholeBody() const;
+    // The answer is a stored copy (\a status, \a headers, \a body) rather than an attempt's
+    // response. Emits metaDataChanged() and readyRead(): false when a slot deleted the reply.
+    bool deliverCopy(int status, const QList<QNetworkReply::RawHeaderPair> &headers,
+                     const QByteArray &body);
+
     bool isResumable() const;
     qint64 handedOver() const { return delivered; }
     qint64 bodyEndOf(QNetworkReply *response) const
@@ -114,6 +124,8 @@ private:
     int m_connected = 0; // ConnectedSignal bits connected for the current attempt
     int m_wanted = 0; // ConnectedSignal bits somebody listens to on the reply
     bool m_metaDataSet = false; // the reply has headers or attributes of a response
+    qint64 m_keptLimit = -1; // keepBody(): -1 off, -2 the body outgrew it
+    QByteArray m_kept; // what the caller read, while keepBody() applies
     qint64 m_uploaded = 0;
     QByteArray m_keptBody; // the last answer's held body, while the next attempt runs
     QByteArray m_buffer; // handed-over bytes of an earlier attempt, not yet read

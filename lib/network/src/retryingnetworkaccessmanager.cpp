@@ -7,6 +7,8 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
+#include <QtCore/QDir>
+
 #include "logging_p.h"
 #include "retryingnetworkaccessmanager_p.h"
 #include "retryingreply_p.h"
@@ -168,6 +170,72 @@ RetryStatistics RetryingNetworkAccessManager::statistics() const
 {
     Q_D(const RetryingNetworkAccessManager);
     return d->statistics;
+}
+
+bool RetryingNetworkAccessManager::setOfflineCopySettings(const OfflineCopy::Settings &settings)
+{
+    Q_D(RetryingNetworkAccessManager);
+    OfflineCopyStore &store = d->offlineCopies;
+    d->offlineCopySettings = settings;
+    store.setAccountKey(settings.accountKey);
+    store.setMaximumSize(settings.maximumSizeBytes);
+    if (settings.directory.isEmpty()) {
+        store.close();
+        return true;
+    }
+    if (store.isOpen() && QDir(store.directory()) == QDir(settings.directory))
+        return true;
+    store.close();
+    return store.open(settings.directory);
+}
+
+OfflineCopy::Settings RetryingNetworkAccessManager::offlineCopySettings() const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->offlineCopySettings;
+}
+
+bool RetryingNetworkAccessManager::isOfflineCopyStoreOpen() const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->offlineCopies.isOpen();
+}
+
+bool RetryingNetworkAccessManager::setOfflineCopyPinned(const QUrl &url, bool pinned)
+{
+    Q_D(RetryingNetworkAccessManager);
+    return d->offlineCopies.isOpen() && d->offlineCopies.setPinned(url, pinned);
+}
+
+bool RetryingNetworkAccessManager::hasOfflineCopy(const QUrl &url) const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->offlineCopies.isOpen() && d->offlineCopies.contains(url);
+}
+
+bool RetryingNetworkAccessManager::removeOfflineCopy(const QUrl &url)
+{
+    Q_D(RetryingNetworkAccessManager);
+    return d->offlineCopies.isOpen() && d->offlineCopies.remove(url);
+}
+
+void RetryingNetworkAccessManager::clearOfflineCopies()
+{
+    Q_D(RetryingNetworkAccessManager);
+    if (d->offlineCopies.isOpen())
+        d->offlineCopies.clear(d->offlineCopies.accountKey());
+}
+
+qint64 RetryingNetworkAccessManager::offlineCopiesSize() const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->offlineCopies.isOpen() ? d->offlineCopies.size() : -1;
+}
+
+qint64 RetryingNetworkAccessManager::pinnedOfflineCopiesSize() const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->offlineCopies.isOpen() ? d->offlineCopies.pinnedSize() : -1;
 }
 
 QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,

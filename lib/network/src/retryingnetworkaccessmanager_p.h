@@ -12,6 +12,7 @@
 #include <QtCore/QPointer>
 
 #include "concurrencylimiter_p.h"
+#include "offlinecopystore_p.h"
 
 namespace KeepTrying {
 
@@ -43,6 +44,13 @@ public:
     QPointer<CircuitBreaker> breaker;
     RetryBudget *ownBudget = nullptr;
     QPointer<RetryBudget> budget;
+    OfflineCopy::Settings offlineCopySettings;
+    OfflineCopyStore offlineCopies;
+    // The store, when open.
+    OfflineCopyStore *offlineCopyStore()
+    {
+        return offlineCopies.isOpen() ? &offlineCopies : nullptr;
+    }
     Q_DECLARE_PUBLIC(RetryingNetworkAccessManager)
 };
 

@@ -63,6 +63,13 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     }
 
     d->elapsed.start();
+    d->offline = OfflineCopyOffer::forRequest(op, request, owner->offlineCopyStore());
+    if (d->offline) {
+        d->offline->setOfferAfterMs(owner->offlineCopySettings.offerAfterMs);
+        d->forwarder.keepBody(owner->offlineCopySettings.maximumSizeBytes);
+        if (d->offline->mayOffer())
+            d->offerTimer.start(std::max(0, d->offline->offerAfterMs()), this);
+    }
     if (policy.deadlineMs > 0)
         d->deadlineTimer.start(int(std::min<qint64>(policy.deadlineMs, INT_MAX)), Qt::PreciseTimer,
                                this);
@@ -86,6 +93,9 @@ void RetryingReply::timerEvent(QTimerEvent *event)
     } else if (id == d->offlineTimer.timerId()) {
         d->offlineTimer.stop();
         d->onSimulatedOfflineAttempt();
+    } else if (id == d->offerTimer.timerId()) {
+        d->offerTimer.stop();
+        d->offerStaleCopy();
     } else if (id == d->hopTimer.timerId()) {
         d->hopTimer.stop();
         d->startAttempt(); // the next hop of a redirect
@@ -101,6 +111,7 @@ RetryingReply::~RetryingReply()
     d->deadlineTimer.stop();
     d->offlineTimer.stop();
     d->hopTimer.stop();
+    d->offerTimer.stop();
     d->gate.reset(); // gives back what it holds, stops any wait
     // A running attempt is cancelled; nothing of it may reach us any more.
     for (QNetworkReply *attempt : { d->current, d->held, d->lastAttempt }) {
@@ -125,6 +136,36 @@ bool RetryingReply::isWaitingToRetry() const
 {
     Q_D(const RetryingReply);
     return d->waitingToRetry;
+}
+
+bool RetryingReply::hasStaleCopy() const
+{
+    Q_D(const RetryingReply);
+    return d->offline && d->offline->wasOffered();
+}
+
+QByteArray RetryingReply::staleCopyBody() const
+{
+    Q_D(const RetryingReply);
+    return hasStaleCopy() ? d->offline->copy()->body : QByteArray();
+}
+
+int RetryingReply::staleCopyStatus() const
+{
+    Q_D(const RetryingReply);
+    return hasStaleCopy() ? d->offline->copy()->status : 0;
+}
+
+QList<QNetworkReply::RawHeaderPair> RetryingReply::staleCopyHeaders() const
+{
+    Q_D(const RetryingReply);
+    return hasStaleCopy() ? d->offline->copy()->headers : QList<RawHeaderPair>();
+}
+
+QDateTime RetryingReply::staleCopyStoredAt() const
+{
+    Q_D(const RetryingReply);
+    return hasStaleCopy() ? d->offline->copy()->storedAt : QDateTime();
 }
 
 RetryPolicy RetryingReply::retryPolicy() const
@@ -190,10 +231,14 @@ void RetryingReplyPrivate::startAttempt()
     case AttemptGate::Result::Waiting:
         // While the request cannot succeed, it waits: no attempt is made, none is spent.
         state = State::WaitingForGate;
+        if (gate->waiting() == AttemptGate::Wait::Connectivity ||
+            gate->waiting() == AttemptGate::Wait::Breaker)
+            offerStaleCopySoon();
         syncWaitSignals();
         return;
     case AttemptGate::Result::Refused: {
         const Outcome outcome = Outcome::breakerOpen(gate->origin(), gate->msUntilProbe());
+        offerStaleCopySoon();
         state = State::Idle;
         if (!syncWaitSignals())
             return;
@@ -232,6 +277,7 @@ void RetryingReplyPrivate::startAttempt()
 
     if (gate->isSimulatedOffline()) {
         // Fail as an unreachable network would, but never on the caller's stack.
+        offerStaleCopySoon();
         offlineTimer.start(0, q);
         return;
     }
@@ -241,6 +287,8 @@ void RetryingReplyPrivate::startAttempt()
         hop->prepare(r, attempt, forwarder.handedOver(), forwarder.validator(), policy, q);
     // A device made for this attempt lives exactly as long as the attempt that reads it.
     QIODevice *ours = upload && upload->parent() == q ? upload : nullptr;
+    if (offline)
+        offline->addValidators(r, forwarder.handedOver());
     attemptClock.start();
     QNetworkReply *reply = owner()->createAttempt(hop->operation(), r, upload);
     reply->setParent(q);
@@ -314,6 +362,10 @@ void RetryingReplyPrivate::onMetaDataChanged()
     // their way. A long download or an event stream must not hold a slot (with a window of
     // one, every other request to the origin) until it ends.
     gate->answered(fault);
+    if (status == 304 && offline && offline->revalidates()) {
+        forwarder.mode = Mode::Holding; // our copy is confirmed: it becomes the answer
+        return;
+    }
     if (RedirectRules::isRedirect(status) && hop->followsRedirects() &&
         current->hasRawHeader("Location")) {
         forwarder.mode = Mode::Redirecting; // followed once it has finished
@@ -341,6 +393,8 @@ void RetryingReplyPrivate::onMetaDataChanged()
 
     // The answer the caller gets. After a resume it is a final status (404, 416, a last
     // 503): the request ends with it, its headers and its body, as a plain reply would.
+    if (offline && offline->wasOffered())
+        q_func()->setAttribute(OfflineCopy::IsStaleAttribute, false);
     forwarder.mode = Mode::Forwarding;
     forwarder.forward(current);
 }
@@ -420,6 +474,55 @@ void RetryingReply::setReadBufferSize(qint64 size)
         d->current->setReadBufferSize(d->readBufferSize);
 }
 
+void RetryingReplyPrivate::offerStaleCopySoon()
+{
+    // Never on the caller's stack: the first attempt starts inside get().
+    if (offline && offline->mayOffer())
+        offerTimer.start(0, q_func());
+}
+
+void RetryingReplyPrivate::offerStaleCopy()
+{
+    Q_Q(RetryingReply);
+    // A response being forwarded is the fresh answer arriving: nothing stale to offer.
+    if (done || !offline || !offline->mayOffer() || forwarder.mode == Mode::Forwarding)
+        return;
+    const qint64 age = offline->offer();
+    q->setAttribute(OfflineCopy::IsStaleAttribute, true);
+    q->setAttribute(OfflineCopy::StoredAtAttribute, offline->copy()->storedAt);
+    q->setAttribute(OfflineCopy::AgeAttribute, age);
+    qCInfo(lcNetwork).nospace() << "offering the offline copy of " << loggableUrl(hop->url())
+                                << ", " << age << " s old";
+    Q_EMIT q->staleCopyOffered(age);
+}
+
+bool RetryingReplyPrivate::answerWithCopy()
+{
+    Q_Q(RetryingReply);
+    const auto copy = offline->revalidated(offlineCopyStore(), current);
+    if (!copy)
+        return false;
+    releaseAttempt(current);
+    if (offline->wasOffered())
+        q->setAttribute(OfflineCopy::IsStaleAttribute, false);
+    if (!forwarder.deliverCopy(copy->status, copy->headers, copy->body))
+        return true;
+    Outcome outcome;
+    outcome.httpStatus = copy->status;
+    finish(outcome, false, QString());
+    return true;
+}
+
+void RetryingReplyPrivate::keepOfflineCopy()
+{
+    Q_Q(RetryingReply);
+    const int status = q->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status < 200 || status >= 300 || status == 206)
+        return;
+    if (const auto body = forwarder.wholeBody())
+        offline->keep(offlineCopyStore(), hop->url(), status, q->rawHeaderPairs(), *body);
+}
+
 void RetryingReplyPrivate::onSimulatedOfflineAttempt()
 {
     gate->giveBack(); // nothing was sent
@@ -497,7 +600,8 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         : policy.classify(outcome.error, outcome.httpStatus);
     teachMonitors(outcome, fault);
     if (fault == FaultClass::None) {
-        finish(outcome, false, QString());
+        if (!(outcome.httpStatus == 304 && offline && offline->revalidates() && answerWithCopy()))
+            finish(outcome, false, QString());
         return;
     }
     forwarder.attemptFailed();
@@ -651,6 +755,7 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
     deadlineTimer.stop();
     offlineTimer.stop();
     hopTimer.stop();
+    offerTimer.stop();
     gate->stopWaiting();
     if (!current || current->isFinished())
         gate->giveBack(); // reserved, never used
@@ -673,6 +778,8 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
             return;
     }
     releaseAttempt(held);
+    if (offline && outcome.error == QNetworkReply::NoError)
+        keepOfflineCopy();
 
     if (owner())
         owner()->ended(outcome.error == QNetworkReply::NoError, gaveUp, elapsed.elapsed());

@@ -19,6 +19,7 @@
 
 #include "attemptgate_p.h"
 #include "attemptoutcome_p.h"
+#include "offlinecopyoffer_p.h"
 #include "requesthop_p.h"
 #include "responseforwarder_p.h"
 #include "retryingnetworkaccessmanager_p.h"
@@ -65,6 +66,17 @@ public:
     void onFinished();
     void onDeadline();
     void onSimulatedOfflineAttempt();
+
+    // Offline copies (a GET that opted in): offered once it cannot be answered fresh soon,
+    // the answer after a 304 to our validators, stored after a fresh 2xx.
+    void offerStaleCopySoon();
+    void offerStaleCopy();
+    bool answerWithCopy(); // false: no copy to answer with
+    void keepOfflineCopy();
+    OfflineCopyStore *offlineCopyStore() const
+    {
+        return owner() ? owner()->offlineCopyStore() : nullptr;
+    }
 
     using Outcome = AttemptOutcome;
     void attemptEnded(const Outcome &outcome);
@@ -114,6 +126,8 @@ public:
     QBasicTimer deadlineTimer;
     QBasicTimer offlineTimer; // a simulated offline attempt fails from the event loop
     QBasicTimer hopTimer; // the next hop of a redirect starts from the event loop
+    QBasicTimer offerTimer; // when the offline copy is offered
+    std::optional<OfflineCopyOffer> offline; // engaged when the GET opted in
     std::optional<AttemptGate> gate;
     State state = State::Idle;
     QElapsedTimer attemptClock; // since the current attempt started

@@ -5,6 +5,7 @@
 #define KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_H
 
 #include <KeepTrying/keeptrying_network_export.h>
+#include <KeepTrying/offlinecopy.h>
 #include <KeepTrying/retrypolicy.h>
 
 #include <QtNetwork/QNetworkAccessManager>
@@ -142,6 +143,32 @@ public:
 
     /*! Counters since the manager was made. */
     RetryStatistics statistics() const;
+
+    /*! Offline copies (see KeepTrying::OfflineCopy): where GETs that opt in keep their last
+        2xx answer, under which account, within which budget, and how long a slow request
+        runs before its copy is offered. Opens (creating it when missing) the store in
+        settings.directory; an empty directory closes it (no copies kept or offered).
+        Returns false when the store cannot be used (an unwritable directory, a file of
+        another program or a newer format, left untouched): requests then run without
+        copies, as they would with none stored. A damaged file is replaced by an empty
+        store (logged). Changing only the account key or the budget keeps the store open;
+        lowering the budget evicts at once. */
+    bool setOfflineCopySettings(const OfflineCopy::Settings &settings);
+    OfflineCopy::Settings offlineCopySettings() const;
+    /*! True while offline copies are kept (the store is open). */
+    bool isOfflineCopyStoreOpen() const;
+    /*! Pins (or unpins) the current account's copy of \a url: the budget never evicts a
+        pinned copy. False when there is none. */
+    bool setOfflineCopyPinned(const QUrl &url, bool pinned);
+    /*! True when the current account has a copy of \a url. */
+    bool hasOfflineCopy(const QUrl &url) const;
+    /*! Removes the current account's copy of \a url; false when there was none. */
+    bool removeOfflineCopy(const QUrl &url);
+    /*! Removes every copy of the current account (e.g. when the user signs out). */
+    void clearOfflineCopies();
+    /*! Bytes the store keeps (all accounts), of which pinned; -1 when it is closed. */
+    qint64 offlineCopiesSize() const;
+    qint64 pinnedOfflineCopiesSize() const;
 
 Q_SIGNALS:
     /*! An attempt of \a reply has started; \a attempt counts from 1. */

@@ -7,6 +7,7 @@
 #include <KeepTrying/keeptrying_network_export.h>
 #include <KeepTrying/retrypolicy.h>
 
+#include <QtCore/QDateTime>
 #include <QtNetwork/QNetworkReply>
 
 #include <memory>
@@ -80,6 +81,16 @@ public:
     /*! The Idempotency-Key sent with every attempt, or empty when none is sent. */
     QByteArray idempotencyKey() const;
 
+    /*! True once the reply has offered its offline copy (staleCopyOffered()). */
+    bool hasStaleCopy() const;
+    /*! The offered copy: its body (whole, decoded), status, headers and when it was stored
+        (UTC; when a 304 last confirmed it). Empty, 0 and invalid before the offer. The
+        reply's own headers, attributes and body stay those of the fresh response. */
+    QByteArray staleCopyBody() const;
+    int staleCopyStatus() const;
+    QList<RawHeaderPair> staleCopyHeaders() const;
+    QDateTime staleCopyStoredAt() const;
+
     void abort() override;
     void close() override;
     qint64 bytesAvailable() const override;
@@ -96,6 +107,17 @@ Q_SIGNALS:
     void gaveUp(const QString &reason);
     void waitingToRetryChanged(bool waiting);
     void waitingForConnectivityChanged(bool waiting);
+    /*! The GET opted in to an offline copy (OfflineCopy::ModeAttribute) and cannot be
+        answered fresh soon: offline, waiting for connectivity or behind an open circuit
+        breaker (at once), or still without an answer after
+        OfflineCopy::Settings::offerAfterMs. Its stored copy, \a ageSeconds old (RFC 9111
+        §4.2.3), is offered: staleCopyBody() holds it, and OfflineCopy::IsStaleAttribute,
+        StoredAtAttribute and AgeAttribute are set on the reply. The reply keeps trying:
+        the fresh response follows as usual (IsStaleAttribute turns false when its headers
+        arrive); if the request fails in the end, the attributes stay. Emitted at most once,
+        never from inside get(), and not once the fresh response has begun to arrive; not
+        for a copy marked must-revalidate unless the request overrides it. */
+    void staleCopyOffered(qint64 ageSeconds);
 
 protected:
     qint64 readData(char *data, qint64 maxSize) override;

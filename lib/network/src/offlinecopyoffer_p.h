@@ -1,0 +1,72 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_OFFLINECOPYOFFER_P_H
+#define KEEPTRYING_OFFLINECOPYOFFER_P_H
+
+#include <KeepTrying/offlinecopy.h>
+
+#include <QtNetwork/QNetworkReply>
+#include <QtNetwork/QNetworkRequest>
+
+#include <optional>
+
+#include "offlinecopystore_p.h"
+
+namespace KeepTrying {
+
+/*
+    One GET's offline copy (it opted in with OfflineCopy::ModeAttribute): the copy found
+    when it started, whether it may be offered stale, the validators its attempts carry to
+    revalidate it, and what is stored when the fresh answer has come.
+
+    The reply owns it and says when: offer() once the request cannot be answered fresh soon
+    (offline, waiting for connectivity or the breaker, or still running after offerAfterMs),
+    revalidated() for a 304 to validators we added (the copy is then the answer, RFC 9111
+    §4.3.4), keep() for a fresh 2xx. The store belongs to the manager, which may go first:
+    every call takes it and does nothing without it.
+*/
+class OfflineCopyOffer
+{
+public:
+    // Null when the request did not opt in, is not a GET, or the manager keeps no copies.
+    static std::optional<OfflineCopyOffer> forRequest(QNetworkAccessManager::Operation op,
+                                                      const QNetworkRequest &request,
+                                                      OfflineCopyStore *store);
+
+    int offerAfterMs() const { return m_offerAfterMs; }
+    void setOfferAfterMs(int ms) { m_offerAfterMs = ms; }
+    // A copy exists that may be offered stale and has not been yet.
+    bool mayOffer() const;
+    // Marks it offered; its age in seconds now (RFC 9111 §4.2.3).
+    qint64 offer();
+    bool wasOffered() const { return m_offered; }
+    const std::optional<OfflineCopyStore::Copy> &copy() const { return m_copy; }
+
+    // Adds If-None-Match / If-Modified-Since for the stored copy to a first-hop attempt
+    // (\a handedOver == 0) whose caller set no condition of its own.
+    void addValidators(QNetworkRequest &attemptRequest, qint64 handedOver);
+    // Whether the current attempt carries our validators: its 304 is the copy confirmed.
+    bool revalidates() const { return m_validatorsAdded; }
+    // The 304 \a response confirmed the copy: refreshes it in \a store and returns the
+    // answer the caller gets (the copy with the 304's headers), or none when it could not
+    // be confirmed (the store removed or lost it).
+    std::optional<OfflineCopyStore::Copy> revalidated(OfflineCopyStore *store,
+                                                      const QNetworkReply *response);
+    // The fresh 2xx answer: \a headers and \a body as the caller got them (decoded).
+    void keep(OfflineCopyStore *store, const QUrl &url, int status,
+              const QList<QNetworkReply::RawHeaderPair> &headers, const QByteArray &body);
+
+private:
+    std::optional<OfflineCopyStore::Copy> m_copy;
+    QUrl m_url;
+    OfflineCopy::Mode m_mode = OfflineCopy::Off;
+    OfflineCopy::Overrides m_overrides;
+    int m_offerAfterMs = 1000;
+    bool m_offered = false;
+    bool m_validatorsAdded = false;
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_OFFLINECOPYOFFER_P_H
