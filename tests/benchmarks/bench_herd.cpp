@@ -71,7 +71,8 @@ struct Figures
 {
     qint64 outageTries = 0; // attempts and reachability probes made while the server was down
     qint64 outageFirstAttempts = 0; // of which first attempts
-    qint64 outageProbes = 0; // of which reachability probes
+    qint64 outageProbes = 0; // of which reachability probes (HTTP)
+    qint64 outageConnects = 0; // reachability's connect probes (no HTTP), not in outageTries
     double peakRps = 0; // most arrivals in 100 ms, times 10, in the first second after recovery
     double peakRpsAfter = 0; // the same over everything after recovery
     qint64 capacityRejections = 0;
@@ -168,13 +169,16 @@ Figures run(const Config &config, const Strategy &strategy)
     while (!server->isDown())
         QThread::msleep(1);
     qint64 probesAtRecovery = -1;
+    qint64 connectsAtRecovery = 0;
     QObject::connect(server, &DemoServer::downChanged, server, [&](bool down) {
         QMetaObject::invokeMethod(QCoreApplication::instance(), [&, down] {
             if (down)
                 return;
             probesAtRecovery = 0;
-            for (const auto &manager : managers)
+            for (const auto &manager : managers) {
                 probesAtRecovery += manager->reachability()->probeCount();
+                connectsAtRecovery += manager->reachability()->connectProbeCount();
+            }
         });
     });
     clock.start();
@@ -220,6 +224,7 @@ Figures run(const Config &config, const Strategy &strategy)
     for (const qint64 t : returns)
         firstSecond(figures.returnsFirstSecond, t);
     figures.outageProbes = std::max<qint64>(0, probesAtRecovery);
+    figures.outageConnects = connectsAtRecovery;
     figures.outageTries += figures.outageProbes;
     {
         QMutexLocker locker(&arrivalsMutex);
@@ -326,9 +331,9 @@ int main(int argc, char **argv)
                 "%d ms each\n",
                 config.requests, config.clients, config.downMs, config.capacity, config.serviceMs);
     std::printf("backoff: 100 ms doubling to 2000 ms, no attempt limit\n\n");
-    std::printf("%-24s %12s %14s %12s %10s %11s %11s %11s %10s %6s %7s\n", "strategy",
-                "outage tries", "first/probes", "peak rps 1s", "peak later", "shed (503)",
-                "server reqs", "complete s", "after rec.", "trips", "failed");
+    std::printf("%-24s %12s %14s %9s %12s %10s %11s %11s %11s %10s %6s %7s\n", "strategy",
+                "outage tries", "first/probes", "connects", "peak rps 1s", "peak later",
+                "shed (503)", "server reqs", "complete s", "after rec.", "trips", "failed");
     std::fflush(stdout);
     std::vector<Figures> results;
     for (const Strategy &strategy : strategies) {
@@ -336,10 +341,10 @@ int main(int argc, char **argv)
         results.push_back(f);
         const QByteArray split =
             QByteArray::number(f.outageFirstAttempts) + '/' + QByteArray::number(f.outageProbes);
-        std::printf("%-24s %12lld %14s %12.0f %10.0f %11lld %11lld %11.2f %10.2f %6d %7d\n",
-                    strategy.name, f.outageTries, split.constData(), f.peakRps, f.peakRpsAfter,
-                    f.capacityRejections, f.serverRequests, f.completionS, f.afterRecoveryS,
-                    f.breakerTrips, f.failed);
+        std::printf("%-24s %12lld %14s %9lld %12.0f %10.0f %11lld %11lld %11.2f %10.2f %6d %7d\n",
+                    strategy.name, f.outageTries, split.constData(), f.outageConnects, f.peakRps,
+                    f.peakRpsAfter, f.capacityRejections, f.serverRequests, f.completionS,
+                    f.afterRecoveryS, f.breakerTrips, f.failed);
         if (timeline) {
             const auto print = [](const char *title, const std::vector<int> &counts) {
                 QByteArray line = title;
@@ -356,9 +361,10 @@ int main(int argc, char **argv)
         std::fflush(stdout);
     }
 
-    std::printf("\noutage tries: attempts started plus reachability probes sent while the "
-                "server was down (connections refused); first/probes: of which first attempts "
-                "and probes\n");
+    std::printf("\noutage tries: HTTP attempts started plus reachability HTTP probes sent while "
+                "the server was down (connections refused); first/probes: of which first "
+                "attempts and HTTP probes; connects: reachability's connect probes (a connection "
+                "opened and closed, no HTTP), all clients, not in outage tries\n");
     std::printf("trips: circuit breaker openings, all clients\n");
     std::printf("peak rps 1s: most requests the server received in one 100 ms bin of the "
                 "first second after recovery, times 10; peak later: the same over all the time "
@@ -381,6 +387,7 @@ int main(int argc, char **argv)
                 "completion / best plain <= 1.2\n",
                 100.0 * outageShare);
     std::printf("RESULT herd_outage_requests %lld\n", keep.outageTries);
+    std::printf("RESULT herd_outage_connect_probes %lld\n", keep.outageConnects);
     std::printf("RESULT herd_peak_rps_ratio %.2f\n", keep.peakRps / capacityRps);
     std::printf("RESULT herd_completion_ratio %.2f\n",
                 keep.completionS > 0 && bestPlain > 0 ? keep.completionS / bestPlain : -1.0);

@@ -6,6 +6,7 @@
 #include "logging_p.h"
 
 #include <QtCore/QRandomGenerator>
+#include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
 
 #include <algorithm>
@@ -104,7 +105,7 @@ void AttemptGate::wait(Wait wait)
     if (m_wait == wait) {
         // Still waiting: the backend may have gone Offline anew meanwhile.
         if (wait == Wait::Connectivity)
-            m_monitors.reachability->watch(m_url);
+            m_monitors.reachability->watch(m_url, manager());
         return;
     }
     stopWaiting();
@@ -144,7 +145,7 @@ void AttemptGate::wait(Wait wait)
         m_connections[6] = QObject::connect(breaker, &QObject::destroyed, m_context, check);
     }
     if (wait == Wait::Connectivity && reachability)
-        reachability->watch(m_url);
+        reachability->watch(m_url, manager());
 }
 
 void AttemptGate::stopWaiting()
@@ -177,7 +178,7 @@ void AttemptGate::check()
         return;
     if (!mayGo()) {
         if (m_wait == Wait::Connectivity && m_monitors.reachability)
-            m_monitors.reachability->watch(m_url); // the backend may have gone Offline anew
+            m_monitors.reachability->watch(m_url, manager()); // the backend may be Offline anew
         return;
     }
     // Reachable again: go now. The concurrency window paces what is released (one scout,
@@ -209,6 +210,7 @@ bool AttemptGate::handleTimer(int timerId)
 void AttemptGate::attemptStarted(QNetworkReply *attempt)
 {
     m_attemptClock.start();
+    m_attempt = attempt;
     ConcurrencyLimiter *l = m_holdsSlot ? limiter() : nullptr;
     if (!l || !l->isEnabled() || l->isProven(m_origin))
         return;
@@ -270,7 +272,9 @@ void AttemptGate::release(const Lesson &lesson)
         if (spoke)
             reachability->reportSuccess(m_origin);
         else if (fault == FaultClass::Connectivity && m_waitForConnectivity)
-            reachability->reportFailure(m_url);
+            reachability->reportFailure(
+                m_url, m_attempt ? m_attempt->error() : QNetworkReply::UnknownNetworkError,
+                manager());
     }
     // Whether the breaker was closed when this answer came: failures that arrive while it
     // is open or half-open are the breaker's business, not the budget's.
@@ -298,6 +302,11 @@ void AttemptGate::release(const Lesson &lesson)
         else if (lesson.httpStatus > 0 && fault != FaultClass::Server)
             budget->recordSuccess(m_origin);
     }
+}
+
+const QNetworkAccessManager *AttemptGate::manager() const
+{
+    return qobject_cast<const QNetworkAccessManager *>(m_monitors.limiterOwner.data());
 }
 
 bool AttemptGate::isBreakerOpen() const

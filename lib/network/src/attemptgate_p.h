@@ -18,6 +18,7 @@
 #include <functional>
 
 QT_BEGIN_NAMESPACE
+class QNetworkAccessManager;
 class QNetworkReply;
 QT_END_NAMESPACE
 
@@ -103,6 +104,8 @@ private:
     {
         return m_monitors.limiterOwner ? m_monitors.limiter : nullptr;
     }
+    // The manager requests go through (the window's owner): probes take its proxy.
+    const QNetworkAccessManager *manager() const;
 
     QObject *m_context;
     Monitors m_monitors;
@@ -116,6 +119,7 @@ private:
     bool m_holdsSlot = false;
     bool m_holdsProbe = false;
     QElapsedTimer m_attemptClock; // since the granted attempt went out
+    QPointer<QNetworkReply> m_attempt; // its error tells reachability which probe to use
     QBasicTimer m_timer; // a stagger, a granted slot, the budget's wait: then opened()
     QMetaObject::Connection m_connections[7];
 };

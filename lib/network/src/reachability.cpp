@@ -5,6 +5,7 @@
 
 #include "logging_p.h"
 #include "networkinformationbackend_p.h"
+#include "probeproxyfactory_p.h"
 #include "reachability_p.h"
 
 #include <QtCore/QRandomGenerator>
@@ -15,6 +16,38 @@
 #include <climits>
 
 namespace KeepTrying {
+
+namespace {
+
+// Nothing accepted the connection: a connect will show when something does.
+bool isRefused(QNetworkReply::NetworkError error)
+{
+    return error == QNetworkReply::ConnectionRefusedError ||
+        error == QNetworkReply::ProxyConnectionRefusedError;
+}
+
+// The first hop of a request to \a url through the first of \a proxies it can use, as
+// QNetworkAccessManager chooses (Qt 6.4, QNetworkReplyHttpImplPrivate::postRequest): a plain
+// http request goes to an HTTP proxy itself, everything else through a tunnel (none, SOCKS5,
+// or an HTTP proxy's CONNECT). No hop: no proxy fits, connects cannot tell.
+std::optional<ReachabilityPrivate::ConnectRoute> connectRoute(const QUrl &url,
+                                                              const QList<QNetworkProxy> &proxies)
+{
+    const bool tls = url.scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0;
+    const quint16 port = quint16(url.port(tls ? 443 : 80));
+    for (const QNetworkProxy &proxy : proxies) {
+        const bool forwarding = proxy.type() == QNetworkProxy::HttpProxy ||
+            proxy.type() == QNetworkProxy::HttpCachingProxy;
+        if (!tls && forwarding && (proxy.capabilities() & QNetworkProxy::CachingCapability))
+            return ReachabilityPrivate::ConnectRoute { proxy.hostName(), proxy.port(),
+                                                       QNetworkProxy(QNetworkProxy::NoProxy) };
+        if (proxy.capabilities() & QNetworkProxy::TunnelingCapability)
+            return ReachabilityPrivate::ConnectRoute { url.host(), port, proxy };
+    }
+    return std::nullopt;
+}
+
+} // namespace
 
 Reachability::Reachability(QObject *parent) : QObject(parent), d_ptr(new ReachabilityPrivate(this))
 {
@@ -136,6 +169,11 @@ bool Reachability::isReachable(const QUrl &url) const
 
 void Reachability::watch(const QUrl &url)
 {
+    watch(url, nullptr);
+}
+
+void Reachability::watch(const QUrl &url, const QNetworkAccessManager *manager)
+{
     Q_D(Reachability);
     if (d->simulatedOffline || d->lastState != ReachabilityBackend::Offline)
         return;
@@ -144,7 +182,8 @@ void Reachability::watch(const QUrl &url)
         return;
     // Believe the backend for a while; then check with a probe of our own.
     const qint64 believed = d->backendOfflineSince.isValid() ? d->backendOfflineSince.elapsed() : 0;
-    auto &origin = d->startProbing(url);
+    // Nothing has failed: an HTTP probe, which proves the most.
+    auto &origin = d->startProbing(url, manager);
     d->scheduleProbe(origin, std::max<qint64>(0, d->backendOfflineGraceMs - believed));
 }
 
@@ -156,18 +195,33 @@ void Reachability::setBackendOfflineGrace(qint64 graceMs)
 
 void Reachability::reportFailure(const QUrl &url)
 {
+    reportFailure(url, QNetworkReply::UnknownNetworkError, nullptr);
+}
+
+void Reachability::reportFailure(const QUrl &url, QNetworkReply::NetworkError error,
+                                 const QNetworkAccessManager *manager)
+{
     Q_D(Reachability);
     const QString key = originOf(url);
     d->provenWhileOffline.remove(key);
     if (d->unreachable.contains(key))
         return;
-    auto &origin = d->startProbing(url);
-    qCInfo(lcReachability) << "origin" << key << "unreachable; probing";
+    auto &origin = d->startProbing(url, manager);
+    // A refused connection is seen again by a bare connect, for nothing the server's
+    // application notices; anything else (a timeout, a reset after the connection was
+    // accepted) needs the HTTP probe: a connect would succeed and prove nothing.
+    origin.next = isRefused(error) && origin.route ? ReachabilityPrivate::ProbeKind::Connect
+                                                   : ReachabilityPrivate::ProbeKind::Http;
+    qCInfo(lcReachability) << "origin" << key << "unreachable;"
+                           << (origin.next == ReachabilityPrivate::ProbeKind::Connect
+                                   ? "connect probes"
+                                   : "HTTP probes");
     d->scheduleProbe(origin);
     Q_EMIT originReachabilityChanged(key, false);
 }
 
-ReachabilityPrivate::Origin &ReachabilityPrivate::startProbing(const QUrl &url)
+ReachabilityPrivate::Origin &ReachabilityPrivate::startProbing(const QUrl &url,
+                                                               const QNetworkAccessManager *manager)
 {
     Q_Q(Reachability);
     const QString key = Reachability::originOf(url);
@@ -180,6 +234,16 @@ ReachabilityPrivate::Origin &ReachabilityPrivate::startProbing(const QUrl &url)
         target.setPath(QStringLiteral("/"));
     }
     origin->probeTarget = target;
+    // Probes go the way the origin's requests go: through the manager's proxy for them.
+    probeManager();
+    if (manager) {
+        const QList<QNetworkProxy> proxies = ProbeProxyFactory::proxiesOf(*manager, url);
+        probeProxies->setProxies(key, proxies);
+        if (Reachability::originOf(target) != key)
+            probeProxies->setProxies(Reachability::originOf(target),
+                                     ProbeProxyFactory::proxiesOf(*manager, target));
+    }
+    origin->route = connectRoute(url, probeProxies->queryProxy(QNetworkProxyQuery(url)));
     origin->since.start();
     origin->timer.setSingleShot(true);
     QObject::connect(&origin->timer, &QTimer::timeout, q, [this, key] { sendProbe(key); });
@@ -212,46 +276,61 @@ void ReachabilityPrivate::markReachable(const QString &key)
         origin->probe->abort();
         origin->probe->deleteLater();
     }
+    if (origin->connectProbe)
+        origin->connectProbe->deleteLater(); // its finished() is queued to an object gone
     qCInfo(lcReachability) << "origin" << key << "reachable again";
     Q_EMIT q->originReachabilityChanged(key, true);
 }
 
 void ReachabilityPrivate::scheduleProbe(Origin &origin, qint64 notBeforeMs)
 {
-    // A steady interval first: most outages are short (a restart, a deploy, a blip), and a
-    // steady interval finds the end of one soonest for the probes it costs (the median wait
-    // from a server's return to the next probe is half the interval). Then backoff, so that a
-    // long outage is not kept busy by every waiting client.
-    qint64 base = probeIntervalMs;
-    if (origin.failedProbes > 0 && origin.since.elapsed() >= probeSteadyMs) {
+    const double random = QRandomGenerator::global()->generateDouble();
+    const bool first = origin.failedProbes == 0;
+    const bool connect = origin.next == ProbeKind::Connect;
+    const qint64 steadyMs = connect ? connectSteadyMs : probeSteadyMs;
+    qint64 delay = 0;
+    if (!first && origin.since.elapsed() >= steadyMs) {
+        // A long outage: backoff, so that it is not kept busy by every waiting client.
         origin.backoffSteps = std::min(origin.backoffSteps + 1, 62);
+        qint64 base = probeIntervalMs;
         for (int i = 0; i < origin.backoffSteps && base < probeMaxMs; ++i)
             base *= 2;
-        base = std::min(base, probeMaxMs);
+        delay = qint64(double(std::min(base, probeMaxMs)) * (0.8 + 0.4 * random));
+    } else if (connect) {
+        // Connect probes cost the server a SYN and a close, nothing its application sees:
+        // they can come often enough to find a restarted server within a fraction of a
+        // second (half the interval at the median). The first within half an interval, at
+        // random, later ones every interval ±25 %: clients that failed together are out of
+        // step from the start.
+        delay =
+            qint64(double(connectIntervalMs) * (first ? 0.25 + 0.5 * random : 0.75 + 0.5 * random));
+    } else {
+        // A steady interval first: most outages are short (a restart, a deploy, a blip), and a
+        // steady interval finds the end of one soonest for the probes it costs (the median
+        // wait from a server's return to the next probe is half the interval). The first
+        // probe waits one to two intervals, at random: the probes of clients that failed
+        // together are out of step from the start, and so is their return. Later probes
+        // keep their step within ±20 %.
+        delay = qint64(double(probeIntervalMs) * (first ? 1.0 + random : 0.8 + 0.4 * random));
     }
-    // The first probe waits one to two intervals, at random: the probes of clients that
-    // failed together (a server that went down under all of them) are out of step from the
-    // start, and so is their return. (A server that has just refused is rarely back within
-    // the second, either.) Later probes keep their step within ±20 %.
-    const double random = QRandomGenerator::global()->generateDouble();
-    const double jitter = origin.failedProbes == 0 ? 1.0 + random : 0.8 + 0.4 * random;
-    const qint64 delay = qint64(double(base) * jitter);
     origin.timer.start(int(std::clamp<qint64>(std::max(delay, notBeforeMs), 0, INT_MAX)));
 }
 
 QNetworkAccessManager *ReachabilityPrivate::probeManager()
 {
     Q_Q(Reachability);
-    if (!probes)
+    if (!probes) {
         probes = new QNetworkAccessManager(q);
+        probeProxies = new ProbeProxyFactory;
+        probes->setProxyFactory(probeProxies); // owned by probes
+    }
     return probes;
 }
 
 void ReachabilityPrivate::sendProbe(const QString &key)
 {
-    Q_Q(Reachability);
     const auto origin = unreachable.value(key);
-    if (!origin || origin->probe)
+    if (!origin || origin->probe || origin->connectProbe)
         return;
     if (simulatedOffline) {
         // Pretending to be offline: probing would touch the network.
@@ -259,7 +338,59 @@ void ReachabilityPrivate::sendProbe(const QString &key)
         scheduleProbe(*origin);
         return;
     }
-    QNetworkRequest request(origin->probeTarget);
+    if (origin->next == ProbeKind::Connect)
+        sendConnectProbe(*origin);
+    else
+        sendHttpProbe(*origin);
+}
+
+void ReachabilityPrivate::sendConnectProbe(Origin &origin)
+{
+    Q_Q(Reachability);
+    auto *probe = new ConnectProbe(q);
+    origin.connectProbe = probe;
+    ++connectProbeCount;
+    qCDebug(lcReachability) << "connect probe" << origin.key << "via" << origin.route->host
+                            << origin.route->port;
+    const QString key = origin.key;
+    QObject::connect(probe, &ConnectProbe::finished, q,
+                     [this, key, probe](ConnectProbe::Result result) {
+                         onConnectProbeFinished(key, probe, result);
+                     });
+    probe->start(origin.route->host, origin.route->port, origin.route->proxy,
+                 int(std::clamp<qint64>(probeTimeoutMs, 1, INT_MAX)));
+}
+
+void ReachabilityPrivate::onConnectProbeFinished(const QString &key, ConnectProbe *probe,
+                                                 ConnectProbe::Result result)
+{
+    probe->deleteLater();
+    const auto origin = unreachable.value(key);
+    if (!origin || origin->connectProbe != probe)
+        return;
+    origin->connectProbe = nullptr;
+    switch (result) {
+    case ConnectProbe::Result::Connected:
+        // Something accepts connections again: the HTTP probe, at once, says whether it is
+        // the server (a listener can be up before its application is ready).
+        sendHttpProbe(*origin);
+        return;
+    case ConnectProbe::Result::Refused:
+    case ConnectProbe::Result::Unanswered:
+        break;
+    case ConnectProbe::Result::Inconclusive:
+        origin->next = ProbeKind::Http; // a proxy stands in the way: ask it over HTTP
+        break;
+    }
+    ++origin->failedProbes;
+    scheduleProbe(*origin);
+}
+
+void ReachabilityPrivate::sendHttpProbe(Origin &origin)
+{
+    Q_Q(Reachability);
+    const QString key = origin.key;
+    QNetworkRequest request(origin.probeTarget);
     request.setTransferTimeout(int(std::clamp<qint64>(probeTimeoutMs, 1, INT_MAX)));
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
                          QNetworkRequest::AlwaysNetwork);
@@ -267,7 +398,7 @@ void ReachabilityPrivate::sendProbe(const QString &key)
                          QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
     QNetworkReply *reply = probeManager()->head(request);
-    origin->probe = reply;
+    origin.probe = reply;
     ++probeCount;
     qCDebug(lcReachability) << "probing" << key;
     QObject::connect(reply, &QNetworkReply::finished, q,
@@ -286,6 +417,10 @@ void ReachabilityPrivate::onProbeFinished(const QString &key, QNetworkReply *rep
         markReachable(key);
         return;
     }
+    // Refused: connects will tell when it listens again. Any other failure (a reset or a
+    // timeout after the connection was accepted) means connects succeed and prove nothing.
+    origin->next =
+        isRefused(reply->error()) && origin->route ? ProbeKind::Connect : ProbeKind::Http;
     ++origin->failedProbes;
     scheduleProbe(*origin);
 }
@@ -310,10 +445,23 @@ void Reachability::setProbeTimeout(qint64 timeoutMs)
     d->probeTimeoutMs = std::max<qint64>(1, timeoutMs);
 }
 
+void Reachability::setConnectProbeSchedule(qint64 intervalMs, qint64 steadyMs)
+{
+    Q_D(Reachability);
+    d->connectIntervalMs = std::max<qint64>(1, intervalMs);
+    d->connectSteadyMs = std::max<qint64>(0, steadyMs);
+}
+
 qint64 Reachability::probeCount() const
 {
     Q_D(const Reachability);
     return d->probeCount;
+}
+
+qint64 Reachability::connectProbeCount() const
+{
+    Q_D(const Reachability);
+    return d->connectProbeCount;
 }
 
 } // namespace KeepTrying

@@ -6,13 +6,17 @@
 
 #include <KeepTrying/reachability.h>
 
+#include "connectprobe_p.h"
+
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QHash>
 #include <QtCore/QPointer>
 #include <QtCore/QSet>
 #include <QtCore/QTimer>
+#include <QtNetwork/QNetworkProxy>
 
 #include <memory>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QNetworkAccessManager;
@@ -21,27 +25,46 @@ QT_END_NAMESPACE
 
 namespace KeepTrying {
 
+class ProbeProxyFactory;
+
 class ReachabilityPrivate
 {
 public:
     explicit ReachabilityPrivate(Reachability *q) : q_ptr(q) { }
+
+    enum class ProbeKind { Connect, Http };
+
+    // Where a connect probe goes: the first hop of the way the origin's requests go.
+    struct ConnectRoute
+    {
+        QString host;
+        quint16 port = 0;
+        QNetworkProxy proxy { QNetworkProxy::NoProxy }; // a tunnel (SOCKS5, HTTP CONNECT)
+    };
 
     // What is known of one origin; present only while it is unreachable.
     struct Origin
     {
         QString key;
         QUrl probeTarget;
+        std::optional<ConnectRoute> route; // none: connect probes cannot tell (a proxy)
+        ProbeKind next = ProbeKind::Http;
         QTimer timer; // next probe
         QPointer<QNetworkReply> probe;
+        QPointer<ConnectProbe> connectProbe;
         QElapsedTimer since; // unreachable since
         int backoffSteps = 0; // probes scheduled after the steady phase
         int failedProbes = 0;
     };
 
     void scheduleProbe(Origin &origin, qint64 notBeforeMs = 0);
-    Origin &startProbing(const QUrl &url);
+    Origin &startProbing(const QUrl &url, const QNetworkAccessManager *manager);
     void sendProbe(const QString &key);
+    void sendHttpProbe(Origin &origin);
+    void sendConnectProbe(Origin &origin);
     void onProbeFinished(const QString &key, QNetworkReply *reply);
+    void onConnectProbeFinished(const QString &key, ConnectProbe *probe,
+                                ConnectProbe::Result result);
     void markReachable(const QString &key);
     void setBackendState(ReachabilityBackend::State state);
     QNetworkAccessManager *probeManager();
@@ -57,11 +80,15 @@ public:
     QElapsedTimer backendOfflineSince;
     qint64 backendOfflineGraceMs = 3000;
     QNetworkAccessManager *probes = nullptr;
+    ProbeProxyFactory *probeProxies = nullptr; // owned by probes
     qint64 probeIntervalMs = 900;
     qint64 probeMaxMs = 30000;
     qint64 probeSteadyMs = 30000;
+    qint64 connectIntervalMs = 200;
+    qint64 connectSteadyMs = 30000;
     qint64 probeTimeoutMs = 2000;
     qint64 probeCount = 0;
+    qint64 connectProbeCount = 0;
 
     Q_DECLARE_PUBLIC(Reachability)
 };

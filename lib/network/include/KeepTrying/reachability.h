@@ -9,8 +9,13 @@
 
 #include <QtCore/QObject>
 #include <QtCore/QUrl>
+#include <QtNetwork/QNetworkReply>
 
 #include <memory>
+
+QT_BEGIN_NAMESPACE
+class QNetworkAccessManager;
+QT_END_NAMESPACE
 
 namespace KeepTrying {
 
@@ -27,11 +32,35 @@ class ReachabilityPrivate;
         with the Reachability feature); none loads on many Linux machines, and then the
         state stays Unknown;
     \li active probing: after reportFailure() for an origin, one probe stream per origin
-        (HEAD of the origin's root, or setProbeUrl()) with its own backoff, however many
-        requests wait for it; any HTTP response proves the origin reachable, as does
-        reportSuccess() from a real request;
+        with its own schedule, however many requests wait for it; any HTTP response to its
+        HTTP probe proves the origin reachable, as does reportSuccess() from a real request;
     \li simulated offline mode for QA: setSimulatedOffline() or KEEPTRYING_SIMULATE_OFFLINE=1.
     \endlist
+
+    Which probe, when, and why:
+    \list
+    \li The connection was refused (nothing listens on the port: a server restarting, a
+        service stopped, a proxy that is down): \e{connect probes}. A TCP connection is
+        opened and closed at once, no byte of HTTP sent, so the server's application sees
+        nothing and the kernel answers a refusal for next to nothing: they can come every
+        200 ms (setConnectProbeSchedule()) and find a restarted server about 0.1 s after it
+        listens again. The first once a connect succeeds is the HTTP probe, sent at once:
+        a listener can be up before the application behind it answers.
+    \li Connections are accepted but then reset, or time out (a proxy or load balancer in
+        front of a dead backend, a server that hangs), or nothing is known (watch()):
+        \e{HTTP probes} only (a HEAD of the origin's root, or setProbeUrl()), on the slower
+        schedule of setProbeSchedule(): there a connect succeeds and proves nothing. A probe
+        that is refused switches the stream to connect probes, a connect that succeeds but
+        whose HTTP probe then fails switches it back.
+    \li A server that answers with 5xx is reachable: that is the circuit breaker's matter,
+        not reachability's.
+    \endlist
+    Probes go the way the requests go: through the proxy the failing request's manager uses
+    for the origin (its proxy factory, its proxy, else the application's). A connect probe
+    through a SOCKS5 proxy, or an HTTP proxy's CONNECT tunnel (https), reaches the origin
+    itself; a plain http request goes to an HTTP proxy, so a connect probe goes to the proxy
+    (it is what refused) and the HTTP probe through it to the origin. Probes never go
+    anywhere but the origin requests go to, or the proxy they go through.
 
     One Reachability serves one manager by default; managers may share one
     (RetryingNetworkAccessManager::setReachability()). It lives in one thread.
@@ -76,8 +105,17 @@ public:
     /*! The same, by origin key (originOf()). */
     bool isReachable(const QString &origin) const;
     /*! A request to \a url met a connectivity fault: its origin counts as unreachable
-        until a probe or a request gets a response, and probing starts. */
+        until a probe or a request gets a response, and probing starts, with HTTP probes
+        through the application's proxy (nothing is known of the fault). */
     void reportFailure(const QUrl &url);
+    /*! A request to \a url, sent through \a manager, met the connectivity fault \a error: as
+        reportFailure(const QUrl &), and the fault chooses the probe: ConnectionRefusedError
+        and ProxyConnectionRefusedError start with connect probes, anything else with HTTP
+        probes (see the class comment). The probes go through the proxy \a manager would
+        use for \a url (nullptr: the application's, as QNetworkAccessManager's default).
+        Ignored while the origin is already known unreachable. */
+    void reportFailure(const QUrl &url, QNetworkReply::NetworkError error,
+                       const QNetworkAccessManager *manager);
     /*! A request to \a url got an HTTP response (any status): its origin is reachable. */
     void reportSuccess(const QUrl &url);
     void reportSuccess(const QString &origin);
@@ -86,26 +124,40 @@ public:
         waiting, its origin is probed once that Offline has lasted backendOfflineGraceMs:
         backends can be wrong (a link with no default route reads "disconnected" while a
         server on it answers), and a probe that gets an answer lets the origin's requests go.
+        That probe is an HTTP probe (nothing has failed yet to say a connect would tell).
         Nothing is probed in simulated offline mode. */
     void watch(const QUrl &url);
+    /*! The same, for a request sent through \a manager: the probe goes through its proxy. */
+    void watch(const QUrl &url, const QNetworkAccessManager *manager);
     /*! How long the backend's Offline is believed without checking, in milliseconds
         (default 3000). */
     void setBackendOfflineGrace(qint64 graceMs);
 
     /*! Probes \a origin (any URL on it) with a HEAD of \a probe instead of its root. */
     void setProbeUrl(const QUrl &origin, const QUrl &probe);
-    /*! When an unreachable origin is probed, in milliseconds: first after one to two
+    /*! When an origin is probed with HTTP probes, in milliseconds: first after one to two
         \a intervalMs at random (so that the probes of clients that failed together do not
         line up), then every \a intervalMs ±20 % for the first \a steadyMs of the outage,
         then at intervals doubling up to \a maxMs. Defaults 900, 30000 and 30000: a server
         back within half a minute is found 0.45 s later at the median (half the interval),
-        for about one probe a second per client; a longer outage is probed less and less,
-        down to once every 30 s. */
+        for about one HTTP request a second per client; a longer outage is probed less and
+        less, down to once every 30 s. Connect probes back off the same way after their own
+        steady phase. Values below 1 ms are taken as 1 ms. */
     void setProbeSchedule(qint64 intervalMs, qint64 maxMs, qint64 steadyMs = 30000);
-    /*! Time a probe may take, in milliseconds (default 2000). */
+    /*! When an origin that refuses connections is probed with connect probes, in
+        milliseconds: first after 0.25 to 0.75 \a intervalMs at random, then every
+        \a intervalMs ±25 % for the first \a steadyMs of the outage, then as the HTTP
+        probes' backoff (setProbeSchedule()). Defaults 200 and 30000: the first after
+        50–150 ms, then every 150–250 ms, five connects a second per client for half a
+        minute at most, which a kernel refuses without waking any application. */
+    void setConnectProbeSchedule(qint64 intervalMs, qint64 steadyMs = 30000);
+    /*! Time a probe may take, in milliseconds (default 2000): an HTTP probe's transfer
+        timeout, a connect probe's time to connect. */
     void setProbeTimeout(qint64 timeoutMs);
-    /*! Probes sent since construction. */
+    /*! HTTP probes sent since construction (connect probes not included). */
     qint64 probeCount() const;
+    /*! Connect probes sent since construction. */
+    qint64 connectProbeCount() const;
 
 Q_SIGNALS:
     void stateChanged(KeepTrying::ReachabilityBackend::State state);
