@@ -363,6 +363,7 @@ int main(int argc, char *argv[])
         return 1;
     }
 
+    store.setServer(server);
     WallabagClient client(&manager);
     client.setServer(server, credentials);
     ImageStore images(&client);

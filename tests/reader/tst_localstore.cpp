@@ -25,6 +25,7 @@ private Q_SLOTS:
     void sweepRemovesWhatServerLacks();
     void survivesReopen();
     void addedArticleBecomesServerArticle();
+    void picturesFollowTheServer();
 
 private:
     static Article article(qint64 id, const QString &title, bool starred = false,
@@ -221,6 +222,21 @@ void tst_LocalStore::addedArticleBecomesServerArticle()
     QCOMPARE(m_store->article(local).id, 0);
     QCOMPARE(m_store->article(77).title, QStringLiteral("New"));
     QCOMPARE(m_store->articleCount(), 1);
+}
+
+void tst_LocalStore::picturesFollowTheServer()
+{
+    // The built-in server listens on another port each run: its pictures must still load.
+    m_store->setServer(QUrl(QStringLiteral("http://127.0.0.1:4000")));
+    Article a = article(1, QStringLiteral("One"));
+    a.previewPicture = QUrl(QStringLiteral("http://127.0.0.1:4000/images/p.png"));
+    Article b = article(2, QStringLiteral("Two"));
+    b.previewPicture = QUrl(QStringLiteral("https://cdn.example/p.png"));
+    m_store->mergeFromServer({ a, b });
+    m_store->setServer(QUrl(QStringLiteral("http://127.0.0.1:5000")));
+    QCOMPARE(m_store->article(1).previewPicture,
+             QUrl(QStringLiteral("http://127.0.0.1:5000/images/p.png")));
+    QCOMPARE(m_store->article(2).previewPicture, QUrl(QStringLiteral("https://cdn.example/p.png")));
 }
 
 QTEST_GUILESS_MAIN(tst_LocalStore)

@@ -85,7 +85,7 @@ QString tagIdsToJson(const QHash<QString, int> &ids)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
-Article summaryFrom(const QSqlQuery &q)
+Article summaryFrom(const QSqlQuery &q, const QUrl &server)
 {
     Article a;
     a.id = q.value(0).toLongLong();
@@ -93,7 +93,7 @@ Article summaryFrom(const QSqlQuery &q)
     a.url = QUrl(q.value(2).toString());
     a.domain = q.value(3).toString();
     a.readingTimeMinutes = q.value(4).toInt();
-    a.previewPicture = QUrl(q.value(5).toString());
+    a.previewPicture = server.resolved(QUrl(q.value(5).toString()));
     if (const qint64 ms = q.value(6).toLongLong())
         a.createdAt = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
     if (const qint64 ms = q.value(7).toLongLong())
@@ -232,7 +232,7 @@ QList<Article> LocalStore::articles(const Filter &filter) const
         return result;
     }
     while (q.next())
-        result << summaryFrom(q);
+        result << summaryFrom(q, m_server);
     return result;
 }
 
@@ -244,7 +244,7 @@ Article LocalStore::article(qint64 id) const
     q.addBindValue(id);
     if (!q.exec() || !q.next())
         return {};
-    Article a = summaryFrom(q);
+    Article a = summaryFrom(q, m_server);
     a.content = q.value(14).toString();
     a.tagIds = tagIdsFromJson(q.value(15).toString());
     return a;
@@ -317,7 +317,7 @@ QList<Article> LocalStore::failedArticles() const
                 QStringLiteral(" FROM articles WHERE sync_state = 2 ORDER BY rowid")))
         return result;
     while (q.next())
-        result << summaryFrom(q);
+        result << summaryFrom(q, m_server);
     return result;
 }
 
@@ -330,7 +330,12 @@ void LocalStore::mergeFromServer(const QList<Article> &articles)
     for (const Article &a : articles) {
         const QStringList pending = pendingOf(a.id);
         const bool known = exists(a.id);
-        const QVariant preview = a.previewPicture.toString();
+        QUrl picture = a.previewPicture;
+        if (picture.scheme() == m_server.scheme() && picture.host() == m_server.host() &&
+            picture.port(-1) == m_server.port(-1))
+            picture = QUrl(picture.path(QUrl::FullyEncoded) +
+                           (picture.hasQuery() ? QLatin1Char('?') + picture.query() : QString()));
+        const QVariant preview = picture.toString();
         const QString serverTags = tagIdsToJson(a.tagIds);
         if (!known) {
             exec(QStringLiteral("INSERT INTO articles (id, title, url, domain, reading_time, "

@@ -64,6 +64,9 @@ public:
         Returns false with \a errorMessage set when it cannot be opened or read. */
     bool open(const QString &path, QString *errorMessage = nullptr);
     bool isOpen() const;
+    /*! The server the articles come from: pictures on it are kept relative to it, so that
+        they still load when it moves (the built-in server takes a new port every run). */
+    void setServer(const QUrl &server) { m_server = server; }
     QString path() const { return m_path; }
 
     // --- reading (for the models) ---
@@ -137,6 +140,7 @@ private:
     void writeTags(qint64 id, const QStringList &tags, const QHash<QString, int> &ids);
 
     QString m_connection;
+    QUrl m_server;
     QString m_path;
 };
 
