@@ -196,7 +196,12 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
             [this](QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason) {
                 followRetryReason(reply, reason);
-                if (m_offlineShown)
+                // Only what the user waits for: a preview picture is nobody's worry.
+                const bool userWaiting = reply->request()
+                                             .attribute(QNetworkRequest::Attribute(
+                                                 RetryBannerController::UserWaitingAttribute))
+                                             .toBool();
+                if (m_offlineShown || !userWaiting)
                     return;
                 statusBar()->showMessage(tr("Still trying %1 (%2); attempt %3 in %4 s")
                                              .arg(reply->url().path(), reason)
