@@ -14,6 +14,7 @@ packages=(
     libgl-dev fonts-dejavu-core
     iproute2 util-linux
     libnghttp2-dev valgrind   # the HTTP/2 test server; the memcheck pass of make test
+    qtkeychain-qt6-dev   # the reader keeps sign-in secrets in the system keychain
 )
 
 missing=()

@@ -1,21 +1,34 @@
 // SPDX-FileCopyrightText: The KeepTrying authors
 // SPDX-License-Identifier: MIT
 
-#include "appicon.h"
-#include "builtinserver.h"
-#include "imagestore.h"
-#include "mainwindow.h"
+#include "library/builtinserver.h"
+#include "library/credentialstore.h"
+#include "library/directchangequeue.h"
+#include "library/imagestore.h"
+#include "library/localstore.h"
+#include "library/requestlog.h"
+#include "library/syncengine.h"
+#include "library/wallabagclient.h"
 #include "screenshotdriver.h"
-#include "wallabagclient.h"
+#include "ui/appicon.h"
+#include "ui/mainwindow.h"
+#include "ui/signindialog.h"
 
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QCommandLineParser>
+#include <QtCore/QCryptographicHash>
+#include <QtCore/QDir>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QEventLoop>
+#include <QtCore/QSettings>
+#include <QtCore/QStandardPaths>
 #include <QtCore/QTextStream>
 #include <QtCore/QTimer>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QStatusBar>
 
 #include <cstdio>
 
@@ -78,10 +91,23 @@ QString readPassword(const QString &username, const QUrl &server)
 #endif
 }
 
+// The reader's database for one account: one file per user and server, so that two
+// accounts never mix their articles. The built-in demo library has one of its own.
+QString databasePath(const QString &account)
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    const QByteArray hash =
+        QCryptographicHash::hash(account.toUtf8(), QCryptographicHash::Sha256).toHex().left(16);
+    return QDir(dir).filePath(QStringLiteral("library-%1.sqlite").arg(QString::fromLatin1(hash)));
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    QElapsedTimer launch; // from here to the first painted list: the figure to keep small
+    launch.start();
     // --help and --version need no window: without a display, print them anyway instead of
     // failing to open the platform plugin.
     const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") &&
@@ -148,13 +174,20 @@ int main(int argc, char *argv[])
         QStringLiteral("FILE"));
     const QCommandLineOption whenOption(
         QStringLiteral("screenshot-when"),
-        QStringLiteral("loaded (the list and first article are shown), banner (the retry "
+        QStringLiteral("saved (the saved copy is painted), "
+                       "loaded (the list and first article are shown), banner (the retry "
                        "banner is open; the run ends once it has closed), offline (the "
                        "offline banner is open; with --back-online-after the run ends once "
                        "the list has loaded and the banner has closed), unreachable (the "
                        "banner says the server does not answer) or failed (the list could "
-                       "not be loaded and the window says why). Default: loaded."),
+                       "not be loaded and the window says why), waiting (changes made "
+                       "offline wait to be sent), failed-change (the server refused a change), "
+                       "signin (the sign-in dialog) or developer (the Developer window with "
+                       "the request log). Default: loaded."),
         QStringLiteral("STATE"), QStringLiteral("loaded"));
+    const QCommandLineOption developerOption(
+        QStringLiteral("developer"),
+        QStringLiteral("Show the Developer menu (simulated offline, faults, request log)."));
     const QCommandLineOption quitAfterOption(
         QStringLiteral("quit-after"),
         QStringLiteral("With --screenshot: give up with exit code 1 after MS milliseconds. "
@@ -162,7 +195,7 @@ int main(int argc, char *argv[])
         QStringLiteral("MS"), QStringLiteral("20000"));
     parser.addOptions({ serverOption, clientIdOption, clientSecretOption, usernameOption,
                         passwordOption, faultOption, offlineOption, backOnlineOption,
-                        screenshotOption, whenOption, quitAfterOption });
+                        screenshotOption, whenOption, quitAfterOption, developerOption });
 
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
@@ -184,9 +217,20 @@ int main(int argc, char *argv[])
         goal = ScreenshotDriver::Goal::Unreachable;
     else if (when == QLatin1String("failed"))
         goal = ScreenshotDriver::Goal::Failed;
+    else if (when == QLatin1String("saved"))
+        goal = ScreenshotDriver::Goal::Saved;
+    else if (when == QLatin1String("waiting"))
+        goal = ScreenshotDriver::Goal::Waiting;
+    else if (when == QLatin1String("failed-change"))
+        goal = ScreenshotDriver::Goal::FailedChange;
+    else if (when == QLatin1String("signin"))
+        goal = ScreenshotDriver::Goal::SignIn;
+    else if (when == QLatin1String("developer"))
+        goal = ScreenshotDriver::Goal::Developer;
     else if (when != QLatin1String("loaded"))
-        return usageError(QStringLiteral("--screenshot-when must be loaded, banner, offline, "
-                                         "unreachable or failed, not %1")
+        return usageError(QStringLiteral("--screenshot-when must be saved, loaded, banner, "
+                                         "offline, unreachable, failed, waiting, failed-change, "
+                                         "signin or developer, not %1")
                               .arg(when));
     bool ok = false;
     int backOnlineMs = -1;
@@ -234,7 +278,40 @@ int main(int argc, char *argv[])
         serverDescription = server.port() == -1
             ? server.host()
             : QStringLiteral("%1:%2").arg(server.host()).arg(server.port());
-    } else {
+    }
+    // A wallabag account chosen in File ▸ Sign In…, its secrets from the keychain.
+    QString savedAccountNote;
+    if (!parser.isSet(serverOption) &&
+        !QSettings().value(QStringLiteral("account/demo"), true).toBool()) {
+        QSettings settings;
+        const QUrl saved = settings.value(QStringLiteral("account/server")).toUrl();
+        const QString user = settings.value(QStringLiteral("account/username")).toString();
+        CredentialStore keychain(QStringLiteral("KeepTrying Reader"),
+                                 !qEnvironmentVariableIsSet("KEEPTRYING_NO_KEYCHAIN"));
+        bool found = false;
+        CredentialStore::Secrets secretsFound;
+        QEventLoop wait;
+        keychain.read(user + QLatin1Char('@') + saved.toString(),
+                      [&](bool ok, const CredentialStore::Secrets &s) {
+                          found = ok;
+                          secretsFound = s;
+                          wait.quit();
+                      });
+        if (!found && !keychain.isSessionOnly())
+            wait.exec(); // the keychain answers asynchronously
+        if (found && saved.isValid()) {
+            server = saved;
+            credentials = { settings.value(QStringLiteral("account/clientId")).toString(),
+                            secretsFound.clientSecret, user, secretsFound.password };
+            serverDescription = server.host();
+        } else {
+            savedAccountNote = QObject::tr("Your password for %1 was kept for the last session "
+                                           "only: sign in again to read that library. Showing "
+                                           "the demo library meanwhile.")
+                                   .arg(saved.host());
+        }
+    }
+    if (server.isEmpty()) {
         QString error;
         if (!builtIn.start(&error)) {
             std::fputs(
@@ -258,7 +335,8 @@ int main(int argc, char *argv[])
             QObject::tr("Built-in demo server · %1:%2").arg(server.host()).arg(server.port());
     }
 
-    // Every request of the reader goes through this one manager.
+    // Every request of the reader goes through this one manager: the list, the articles,
+    // the images and the writes, so that simulated offline mode applies to all of them.
     KeepTrying::RetryingNetworkAccessManager manager;
     manager.setRetryPolicy(readerPolicy());
     // The requests the user waits for keep trying at most readerPolicy().maxDelayMs apart,
@@ -272,28 +350,102 @@ int main(int argc, char *argv[])
     if (parser.isSet(offlineOption))
         manager.setSimulatedOffline(true);
 
+    const bool ownServer = !builtIn.baseUrl().isValid();
+    const QString account = ownServer
+        ? credentials.username + QLatin1Char('@') + server.toString(QUrl::RemoveUserInfo)
+        : QStringLiteral("demo@built-in");
+    LocalStore store;
+    QString storeError;
+    if (!store.open(databasePath(account), &storeError)) {
+        std::fputs(
+            qPrintable(QStringLiteral("keeptrying-reader: ") + storeError + QLatin1Char('\n')),
+            stderr);
+        return 1;
+    }
+
+    store.setServer(server);
     WallabagClient client(&manager);
     client.setServer(server, credentials);
     ImageStore images(&client);
+    DirectChangeQueue queue(&client, &manager);
+    SyncEngine engine(&client, &store, &queue);
+    RequestLog requestLog(&manager);
+    CredentialStore secrets(QStringLiteral("KeepTrying Reader"),
+                            !qEnvironmentVariableIsSet("KEEPTRYING_NO_KEYCHAIN"));
 
-    MainWindow window(&manager, &client, &images);
+    MainWindow window(&engine, &images, &manager, &requestLog);
+    window.setLaunchTimer(launch);
     window.setServerDescription(serverDescription);
-    if (!parser.isSet(serverOption)) {
-        window.setFaultInjector(
-            [&builtIn](const QString &spec, QString *error) {
-                return builtIn.addFault(spec, error);
-            },
-            [&builtIn] { builtIn.clearFaults(); });
+    window.setDeveloperMode(parser.isSet(developerOption) ||
+                            QSettings().value(QStringLiteral("developer/enabled")).toBool());
+    if (!savedAccountNote.isEmpty())
+        window.statusBar()->showMessage(savedAccountNote);
+    if (!ownServer) {
+        MainWindow::DeveloperHooks hooks;
+        hooks.validateFault = [](const QString &spec, QString *error) {
+            return BuiltInServer::isValidFault(spec, error);
+        };
+        hooks.addFault = [&builtIn](const QString &spec, QString *error) {
+            return builtIn.addFault(spec, error);
+        };
+        hooks.clearFaults = [&builtIn] { builtIn.clearFaults(); };
+        hooks.faults = [&builtIn] { return builtIn.faults(); };
+        hooks.goDown = [&builtIn](int ms) { builtIn.goDown(ms); };
+        hooks.isDown = [&builtIn] { return builtIn.isDown(); };
+        window.setDeveloperHooks(hooks);
     }
 
+    // File ▸ Sign In…: a wallabag account of one's own, or the demo library. The new
+    // account applies at the next start (its own database, its own keychain entry).
+    QObject::connect(&window, &MainWindow::signInRequested, &window, [&] {
+        SignInDialog dialog(&window);
+        dialog.setStorageNote(secrets.isSessionOnly());
+        QSettings settings;
+        SignInDialog::Account current;
+        current.demo = settings.value(QStringLiteral("account/demo"), true).toBool();
+        current.server = settings.value(QStringLiteral("account/server")).toUrl();
+        current.clientId = settings.value(QStringLiteral("account/clientId")).toString();
+        current.username = settings.value(QStringLiteral("account/username")).toString();
+        dialog.setAccount(current);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        const SignInDialog::Account chosen = dialog.account();
+        settings.setValue(QStringLiteral("account/demo"), chosen.demo);
+        if (!chosen.demo) {
+            // Only what is not secret goes to the settings file.
+            settings.setValue(QStringLiteral("account/server"), chosen.server);
+            settings.setValue(QStringLiteral("account/clientId"), chosen.clientId);
+            settings.setValue(QStringLiteral("account/username"), chosen.username);
+            secrets.write(chosen.username + QLatin1Char('@') + chosen.server.toString(),
+                          { chosen.clientSecret, chosen.password });
+        }
+        window.statusBar()->showMessage(
+            QObject::tr("Signed in as %1: the reader opens that library at its next start.")
+                .arg(chosen.demo ? QObject::tr("the demo user") : chosen.username),
+            8000);
+    });
+
+    // Changes on the server arrive by themselves: every few minutes, and as soon as the
+    // network or the server is back.
+    QTimer periodic;
+    periodic.setInterval(5 * 60 * 1000);
+    QObject::connect(&periodic, &QTimer::timeout, &engine, &SyncEngine::refresh);
+    periodic.start();
+    QObject::connect(&manager, &KeepTrying::RetryingNetworkAccessManager::simulatedOfflineChanged,
+                     &engine, [&engine](bool offline) {
+                         if (!offline)
+                             engine.refresh();
+                     });
+
     const QString screenshot = parser.value(screenshotOption);
-    ScreenshotDriver driver(&window, &images);
+    ScreenshotDriver driver(&window, &images, &engine);
     driver.setBackOnlineAfter(backOnlineMs);
     driver.start(goal, screenshot, quitAfterMs);
     if (screenshot.isEmpty() && parser.isSet(quitAfterOption))
         QTimer::singleShot(quitAfterMs, &app, &QCoreApplication::quit);
 
     window.show();
-    window.loadLibrary();
+    window.showLibrary(); // the saved copy, at once
+    engine.start(); // then what changed on the server
     return app.exec();
 }

@@ -3,8 +3,12 @@
 
 #include "screenshotdriver.h"
 
-#include "imagestore.h"
-#include "mainwindow.h"
+#include "library/changequeue.h"
+#include "library/imagestore.h"
+#include "library/syncengine.h"
+#include "ui/articlelistmodel.h"
+#include "ui/developerwindow.h"
+#include "ui/mainwindow.h"
 
 #include <KeepTrying/retrybanner.h>
 #include <KeepTrying/retrybannercontroller.h>
@@ -12,6 +16,8 @@
 #include <QtCore/QCoreApplication>
 #include <QtCore/QSaveFile>
 #include <QtGui/QImageWriter>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QDialog>
 
 #include <cstdio>
 
@@ -27,9 +33,29 @@ void printLine(FILE *stream, const QString &line)
 
 } // namespace
 
-ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, QObject *parent)
-    : QObject(parent), m_window(window), m_images(images)
+ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, SyncEngine *engine,
+                                   QObject *parent)
+    : QObject(parent), m_window(window), m_images(images), m_engine(engine)
 {
+    connect(window, &MainWindow::listPainted, this, [this](int rows, qint64 ms) {
+        printLine(stdout,
+                  QStringLiteral("saved copy painted: %1 articles in %2 ms").arg(rows).arg(ms));
+        if (m_goal == Goal::Saved && !m_finished)
+            finish(save() ? 0 : 1);
+    });
+    connect(window, &MainWindow::backOnlineShown, this,
+            [] { printLine(stdout, QStringLiteral("back online notice shown")); });
+    connect(engine->queue(), &ChangeQueue::waitingCountChanged, this,
+            [](int count) { printLine(stdout, QStringLiteral("changes waiting: %1").arg(count)); });
+    connect(engine->store(), &LocalStore::articleChanged, this, [this](qint64) {
+        if (m_goal == Goal::FailedChange && !m_finished &&
+            !m_engine->store()->failedArticles().isEmpty()) {
+            printLine(stdout,
+                      QStringLiteral("change refused: %1")
+                          .arg(m_engine->store()->failedArticles().constFirst().syncError));
+            QTimer::singleShot(300, this, [this] { finish(save() ? 0 : 1); });
+        }
+    });
     m_imageGrace.setSingleShot(true);
     m_imageGrace.setInterval(ImageGraceMs);
     connect(&m_imageGrace, &QTimer::timeout, this, &ScreenshotDriver::imagesSettledOrTimedOut);
@@ -89,7 +115,54 @@ void ScreenshotDriver::imagesSettledOrTimedOut()
         return;
     m_loaded = true;
     printLine(stdout, QStringLiteral("loaded %1 articles").arg(m_count));
+    actAfterLoaded();
     checkDone();
+}
+
+void ScreenshotDriver::actAfterLoaded()
+{
+    switch (m_goal) {
+    case Goal::Waiting: {
+        m_window->setSimulatedOffline(true);
+        QList<Article> rows;
+        for (int row = 0; row < qMin(3, m_window->articleCount()); ++row)
+            rows << m_window->model()->article(row);
+        if (rows.size() < 3) {
+            finish(1);
+            return;
+        }
+        m_engine->setStarred(rows.at(0).id, !rows.at(0).starred);
+        m_engine->setStarred(rows.at(1).id, !rows.at(1).starred);
+        m_engine->setArchived(rows.at(2).id, true);
+        QTimer::singleShot(600, this, [this] { finish(save() ? 0 : 1); });
+        return;
+    }
+    case Goal::FailedChange: {
+        const qint64 id = m_window->currentArticleId();
+        m_engine->setStarred(id, !m_engine->store()->article(id).starred);
+        return;
+    }
+    case Goal::SignIn:
+        QTimer::singleShot(400, this, [this] {
+            const QWidgetList widgets = QApplication::topLevelWidgets();
+            for (QWidget *widget : widgets) {
+                if (widget->objectName() == QLatin1String("signInDialog") && widget->isVisible()) {
+                    finish(save(widget) ? 0 : 1);
+                    return;
+                }
+            }
+            finish(1);
+        });
+        Q_EMIT m_window->signInRequested(); // modal: the timer above runs inside it
+        return;
+    case Goal::Developer:
+        m_window->showDeveloperWindow();
+        QTimer::singleShot(700, this,
+                           [this] { finish(save(m_window->developerWindow()) ? 0 : 1); });
+        return;
+    default:
+        return;
+    }
 }
 
 void ScreenshotDriver::bannerShown()
@@ -149,6 +222,11 @@ void ScreenshotDriver::checkDone()
     switch (m_goal) {
     case Goal::None:
     case Goal::Failed:
+    case Goal::Saved:
+    case Goal::Waiting:
+    case Goal::FailedChange:
+    case Goal::SignIn:
+    case Goal::Developer:
         return;
     case Goal::Unreachable:
         if (m_bannerSaved)
@@ -174,11 +252,11 @@ void ScreenshotDriver::checkDone()
     }
 }
 
-bool ScreenshotDriver::save()
+bool ScreenshotDriver::save(QWidget *widget)
 {
     // Apply pending layout changes (the banner's last animation step) before grabbing.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    const QImage image = m_window->grab().toImage();
+    const QImage image = (widget ? widget : static_cast<QWidget *>(m_window))->grab().toImage();
     QSaveFile file(m_file);
     QImageWriter writer(&file, "png");
     if (image.isNull() || !file.open(QIODevice::WriteOnly) || !writer.write(image) ||
@@ -207,6 +285,10 @@ void ScreenshotDriver::timedOut()
         what = QStringLiteral("the banner did not say that the server is unreachable");
     else if (m_goal == Goal::Failed)
         what = QStringLiteral("the list did not fail");
+    else if (m_goal == Goal::Saved)
+        what = QStringLiteral("no saved copy was painted");
+    else if (m_goal == Goal::FailedChange && m_loaded)
+        what = QStringLiteral("the server did not refuse the change");
     else if (!m_loaded)
         what = QStringLiteral("the library did not load");
     else
@@ -221,5 +303,6 @@ void ScreenshotDriver::finish(int exitCode)
 {
     m_finished = true;
     m_deadline.stop();
-    QCoreApplication::exit(exitCode);
+    // Also when reached before the event loop runs.
+    QTimer::singleShot(0, qApp, [exitCode] { QCoreApplication::exit(exitCode); });
 }

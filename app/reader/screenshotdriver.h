@@ -10,6 +10,7 @@
 
 class ImageStore;
 class MainWindow;
+class SyncEngine;
 
 /*
     Reports the reader's progress on stdout for scripts and tests ("loaded N articles",
@@ -30,6 +31,16 @@ class MainWindow;
     - Unreachable: the banner is fully open saying which server does not answer. Exit 0
       after saving.
     - Failed: the list could not be loaded and the window says why. Exit 0 after saving.
+    - Saved: the saved copy (the local store) is painted, before any answer of the server.
+    - Waiting: once loaded, switches simulated offline on, stars two articles and archives
+      one; saved when the list shows them waiting and the status bar counts them.
+    - FailedChange: once loaded, stars the article shown; saved when the server has refused
+      it (run with a --demo-fault that refuses PATCH) and the window says so.
+    - SignIn: once loaded, opens File ▸ Sign In… and saves the dialog.
+    - Developer: once loaded, opens Developer ▸ Faults and Request Log and saves it.
+
+    "saved copy painted: N articles in MS ms" is printed when the list is first painted
+    (MS from the start of main()).
 
     setBackOnlineAfter() switches simulated offline mode off that long after the offline
     banner has opened (so a screenshot of it is always taken first), as a user unticking
@@ -42,9 +53,22 @@ class ScreenshotDriver : public QObject
     Q_OBJECT
 
 public:
-    enum class Goal { None, Loaded, Banner, Offline, Unreachable, Failed };
+    enum class Goal {
+        None,
+        Loaded,
+        Banner,
+        Offline,
+        Unreachable,
+        Failed,
+        Saved,
+        Waiting,
+        FailedChange,
+        SignIn,
+        Developer
+    };
 
-    ScreenshotDriver(MainWindow *window, ImageStore *images, QObject *parent = nullptr);
+    ScreenshotDriver(MainWindow *window, ImageStore *images, SyncEngine *engine,
+                     QObject *parent = nullptr);
 
     /*! \a file empty: only report progress. \a quitAfterMs <= 0: never give up. */
     void start(Goal goal, const QString &file, int quitAfterMs);
@@ -60,12 +84,15 @@ private:
     void bannerLookChanged();
     void goBackOnline();
     void checkDone();
-    bool save();
+    bool save(QWidget *widget = nullptr);
+    void actAfterLoaded();
+    void checkWaiting();
     void timedOut();
     void finish(int exitCode);
 
     MainWindow *m_window;
     ImageStore *m_images;
+    SyncEngine *m_engine;
     Goal m_goal = Goal::None;
     QString m_file;
     QTimer m_imageGrace;

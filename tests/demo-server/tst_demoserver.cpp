@@ -64,6 +64,8 @@ private Q_SLOTS:
     void patchWithIdempotencyKey();
     void idempotencyKeyReusedForAnotherRequest();
     void createAndDelete();
+    void detailMetadataLeavesContentOut();
+    void removeTagById();
     void faultStatusAndCount();
     void faultRetryAfter_data();
     void faultRetryAfter();
@@ -590,6 +592,50 @@ void tst_DemoServer::idempotencyKeyReusedForAnotherRequest()
         send("PATCH", QStringLiteral("/api/entries/5.json"), R"({"archive":1})", headers).status,
         422);
     QCOMPARE(m_server->stats().value(QLatin1String("writes_applied")).toInt(), 1);
+}
+
+void tst_DemoServer::detailMetadataLeavesContentOut()
+{
+    const auto firstItem = [this](const QString &query) {
+        return get(QStringLiteral("/api/entries.json?perPage=2&") + query)
+            .json()
+            .value(QLatin1String("_embedded"))
+            .toObject()
+            .value(QLatin1String("items"))
+            .toArray()
+            .first()
+            .toObject();
+    };
+    const QJsonObject full = firstItem(QStringLiteral("detail=full"));
+    const QJsonObject metadata = firstItem(QStringLiteral("detail=metadata"));
+    QVERIFY(!full.value(QLatin1String("content")).toString().isEmpty());
+    QVERIFY(!metadata.contains(QLatin1String("content")));
+    QCOMPARE(metadata.value(QLatin1String("id")), full.value(QLatin1String("id")));
+    QCOMPARE(metadata.value(QLatin1String("title")), full.value(QLatin1String("title")));
+    QCOMPARE(metadata.value(QLatin1String("updated_at")), full.value(QLatin1String("updated_at")));
+    QCOMPARE(get(QStringLiteral("/api/entries.json?detail=everything")).status, 400);
+}
+
+void tst_DemoServer::removeTagById()
+{
+    // Article 1 of the sample library carries networking, wifi and home.
+    const QJsonArray tags =
+        get(QStringLiteral("/api/entries/1.json")).json().value(QLatin1String("tags")).toArray();
+    QVERIFY(tags.size() >= 2);
+    const QJsonObject first = tags.first().toObject();
+    const int tagId = first.value(QLatin1String("id")).toInt();
+    const QString label = first.value(QLatin1String("label")).toString();
+    const QString path = QStringLiteral("/api/entries/1/tags/%1.json").arg(tagId);
+    const Result removed = send("DELETE", path, {}, auth());
+    QCOMPARE(removed.status, 200);
+    QStringList left;
+    for (const QJsonValue &tag : removed.json().value(QLatin1String("tags")).toArray())
+        left << tag.toObject().value(QLatin1String("label")).toString();
+    QCOMPARE(left.size(), tags.size() - 1);
+    QVERIFY(!left.contains(label));
+    QCOMPARE(send("DELETE", path, {}, auth()).status, 404); // no longer on the entry
+    QCOMPARE(send("DELETE", QStringLiteral("/api/entries/99999/tags/1.json"), {}, auth()).status,
+             404);
 }
 
 void tst_DemoServer::createAndDelete()

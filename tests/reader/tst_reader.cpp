@@ -3,6 +3,7 @@
 
 #include <KeepTrying/Demo/demoserver.h>
 
+#include <QtCore/QDir>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
 #include <QtCore/QRegularExpression>
@@ -51,6 +52,10 @@ private:
     void startReader(QProcess &process, const QUrl &server, const QStringList &arguments,
                      const QString &password = DemoServer::demoPassword());
     static Run collect(QProcess &process);
+    // A home of its own for each run: the reader's database, settings and keychain choice
+    // never come from the machine's user or from another test.
+    void isolate(QProcessEnvironment &env);
+    int m_homes = 0;
     static void checkScreenshot(const QString &file);
 
     QTemporaryDir m_dir;
@@ -70,6 +75,7 @@ tst_Reader::Run tst_Reader::runReader(const QStringList &arguments, int timeoutM
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("KEEPTRYING_SIMULATE_OFFLINE"), QStringLiteral("0"));
     env.remove(QStringLiteral("KEEPTRYING_PASSWORD"));
+    isolate(env);
     for (const QString &entry : environment)
         env.insert(entry.section(QLatin1Char('='), 0, 0), entry.section(QLatin1Char('='), 1));
     process.setProcessEnvironment(env);
@@ -95,6 +101,7 @@ void tst_Reader::startReader(QProcess &process, const QUrl &server, const QStrin
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("KEEPTRYING_SIMULATE_OFFLINE"), QStringLiteral("0"));
+    isolate(env);
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(KEEPTRYING_READER_PATH),
                   QStringList { QStringLiteral("--server"), server.toString(),
@@ -103,6 +110,16 @@ void tst_Reader::startReader(QProcess &process, const QUrl &server, const QStrin
                                 QStringLiteral("--username"), DemoServer::demoUsername(),
                                 QStringLiteral("--password"), password } +
                       arguments);
+}
+
+void tst_Reader::isolate(QProcessEnvironment &env)
+{
+    const QString home = m_dir.filePath(QStringLiteral("home-%1").arg(++m_homes));
+    QDir().mkpath(home);
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), home + QStringLiteral("/cache"));
+    env.insert(QStringLiteral("KEEPTRYING_NO_KEYCHAIN"), QStringLiteral("1"));
 }
 
 tst_Reader::Run tst_Reader::collect(QProcess &process)

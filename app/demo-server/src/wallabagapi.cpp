@@ -38,6 +38,12 @@ const QRegularExpression &entryPath()
     static const QRegularExpression re(QStringLiteral("^/api/entries/([0-9]{1,9})(?:\\.json)?$"));
     return re;
 }
+const QRegularExpression &entryTagPath()
+{
+    static const QRegularExpression re(
+        QStringLiteral("^/api/entries/([0-9]{1,9})/tags/([0-9]{1,9})(?:\\.json)?$"));
+    return re;
+}
 const QRegularExpression &versionPath()
 {
     static const QRegularExpression re(QStringLiteral("^/api/version(?:\\.json)?$"));
@@ -150,6 +156,8 @@ QString WallabagApi::routeKey(const QByteArray &method, const QString &path)
         pattern = QStringLiteral("/api/entries.json");
     else if (entryPath().match(path).hasMatch())
         pattern = QStringLiteral("/api/entries/{id}.json");
+    else if (entryTagPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/entries/{id}/tags/{tag}.json");
     else if (versionPath().match(path).hasMatch())
         pattern = QStringLiteral("/api/version");
     else if (infoPath().match(path).hasMatch())
@@ -253,6 +261,12 @@ HttpResponse WallabagApi::route(const HttpRequest &request)
         if (method == "DELETE")
             return deleteEntry(request, id);
         return notAllowed("GET, PATCH, DELETE");
+    }
+    if (const QRegularExpressionMatch match = entryTagPath().match(request.path);
+        match.hasMatch()) {
+        if (method != "DELETE")
+            return notAllowed("DELETE");
+        return removeTag(request, match.captured(1).toInt(), match.captured(2).toInt());
     }
     if (versionPath().match(request.path).hasMatch()) {
         if (method != "GET")
@@ -384,11 +398,21 @@ HttpResponse WallabagApi::listEntries(const HttpRequest &request)
                                        QStringLiteral("Page \"") + QString::number(*page) +
                                            QStringLiteral("\" does not exist."));
 
+    // wallabag 2.4+: detail=metadata leaves the content out, for clients that sync lists.
+    const QString detail = value("detail");
+    if (!detail.isEmpty() && detail != QLatin1String("full") && detail != QLatin1String("metadata"))
+        return HttpResponse::restError(400, QStringLiteral("detail must be full or metadata"));
+    const bool metadataOnly = detail == QLatin1String("metadata");
+
     const QString base = publicBaseUrl(request);
     QJsonArray items;
     const qsizetype first = qsizetype(*page - 1) * *perPage;
-    for (qsizetype i = first; i < std::min<qsizetype>(total, first + *perPage); ++i)
-        items.append(store.toJson(articles.at(i), base));
+    for (qsizetype i = first; i < std::min<qsizetype>(total, first + *perPage); ++i) {
+        QJsonObject item = store.toJson(articles.at(i), base);
+        if (metadataOnly)
+            item.remove(QStringLiteral("content"));
+        items.append(item);
+    }
 
     const auto link = [&](int number) {
         QUrlQuery linkQuery = query;
@@ -510,6 +534,26 @@ HttpResponse WallabagApi::deleteEntry(const HttpRequest &request, int id)
     if (request.query.queryItemValue(QStringLiteral("expect")) == QLatin1String("id"))
         return HttpResponse::json(QJsonObject { { QStringLiteral("id"), id } });
     return HttpResponse::json(store.toJson(*removed, publicBaseUrl(request)));
+}
+
+HttpResponse WallabagApi::removeTag(const HttpRequest &request, int id, int tagId)
+{
+    // wallabag's DELETE /api/entries/{entry}/tags/{tag}: the tag by its id; answers the entry.
+    std::optional<Article> article = store.article(id);
+    if (!article)
+        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    const QJsonArray tags =
+        store.toJson(*article, QString()).value(QLatin1String("tags")).toArray();
+    QString label;
+    for (const QJsonValue &tag : tags) {
+        if (tag.toObject().value(QLatin1String("id")).toInt() == tagId)
+            label = tag.toObject().value(QLatin1String("label")).toString();
+    }
+    if (label.isEmpty())
+        return HttpResponse::restError(404, QStringLiteral("Tag not found"));
+    article->tags.removeAll(label);
+    store.update(*article);
+    return HttpResponse::json(store.toJson(*store.article(id), publicBaseUrl(request)));
 }
 
 HttpResponse WallabagApi::image(const HttpRequest &request, const QString &name) const

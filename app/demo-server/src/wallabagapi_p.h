@@ -48,6 +48,7 @@ private:
     HttpResponse createEntry(const HttpRequest &request);
     HttpResponse patchEntry(const HttpRequest &request, int id);
     HttpResponse deleteEntry(const HttpRequest &request, int id);
+    HttpResponse removeTag(const HttpRequest &request, int id, int tagId);
     HttpResponse image(const HttpRequest &request, const QString &name) const;
     QString publicBaseUrl(const HttpRequest &request) const;
 

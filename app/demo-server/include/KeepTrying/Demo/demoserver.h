@@ -38,8 +38,10 @@ class DemoServerPrivate;
     server most tests talk to.
 
     Endpoints: \c{POST /oauth/v2/token} (password and refresh_token grants),
-    \c{GET /api/entries.json} (page, perPage, archive, starred, sort, order, tags, since),
+    \c{GET /api/entries.json} (page, perPage, archive, starred, sort, order, tags, since,
+    detail=full|metadata: metadata leaves each entry's content out),
     \c{GET|PATCH|DELETE /api/entries/{id}.json}, \c{POST /api/entries.json},
+    \c{DELETE /api/entries/{id}/tags/{tagId}.json} (removes one tag, answers the entry),
     \c{GET /api/version}, \c{GET /api/info}, \c{GET /images/{name}} (preview pictures, with
     Range support).
 

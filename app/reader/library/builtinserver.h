@@ -38,6 +38,11 @@ public:
     bool addFault(const QString &spec, QString *errorMessage = nullptr);
     void clearFaults();
     QStringList faults() const;
+    /*! See DemoServer::goDown(): connections are refused for \a ms milliseconds. */
+    void goDown(int ms);
+    bool isDown() const;
+    /*! Checks \a spec with the demo server's own parser without adding it. */
+    static bool isValidFault(const QString &spec, QString *errorMessage = nullptr);
 
 private:
     QThread m_thread;

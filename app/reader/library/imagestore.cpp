@@ -3,7 +3,7 @@
 
 #include "imagestore.h"
 
-#include "wallabagclient.h"
+#include "library/wallabagclient.h"
 
 #include <QtNetwork/QNetworkReply>
 

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: The KeepTrying authors
 // SPDX-License-Identifier: MIT
 
-#include "builtinserver.h"
+#include "library/builtinserver.h"
 
 #include <KeepTrying/Demo/demoserver.h>
 
@@ -82,4 +82,22 @@ void BuiltInServer::clearFaults()
 QStringList BuiltInServer::faults() const
 {
     return m_server ? m_server->faults() : QStringList();
+}
+
+void BuiltInServer::goDown(int ms)
+{
+    if (m_server)
+        m_server->goDown(ms);
+}
+
+bool BuiltInServer::isDown() const
+{
+    return m_server && m_server->isDown();
+}
+
+bool BuiltInServer::isValidFault(const QString &spec, QString *errorMessage)
+{
+    // A server that never listens, only to run the real parser on the spec.
+    KeepTrying::Demo::DemoServer scratch;
+    return scratch.addFault(spec, errorMessage);
 }

@@ -3,9 +3,11 @@
 
 #include "articledelegate.h"
 
-#include "articlemodel.h"
-#include "imagestore.h"
+#include "articlelistmodel.h"
 
+#include "library/imagestore.h"
+
+#include <QtCore/QLocale>
 #include <QtGui/QPainter>
 #include <QtGui/QPainterPath>
 #include <QtGui/QTextLayout>
@@ -91,9 +93,12 @@ void ArticleDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     const QRect thumbRect(QPoint(rect.left() + Padding, rect.top() + Padding), ThumbnailSize);
     QPainterPath clip;
     clip.addRoundedRect(thumbRect, 6, 6);
-    const QString domain = index.data(ArticleModel::DomainRole).toString();
+    const QString domain = index.data(ArticleListModel::DomainRole).toString();
+    // Lazily: only the rows that are painted ask for their picture.
+    if (const auto *model = qobject_cast<const ArticleListModel *>(index.model()))
+        model->requestPreview(index.row());
     const QPixmap thumb =
-        m_images->thumbnail(index.data(ArticleModel::PreviewUrlRole).toUrl(), ThumbnailSize,
+        m_images->thumbnail(index.data(ArticleListModel::PreviewUrlRole).toUrl(), ThumbnailSize,
                             painter->device()->devicePixelRatioF());
     if (!thumb.isNull()) {
         painter->setClipPath(clip);
@@ -130,23 +135,44 @@ void ArticleDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     QFont metaFont = option.font;
     metaFont.setPointSizeF(option.font.pointSizeF() * 0.92);
     const QFontMetrics metaMetrics(metaFont);
-    const int minutes = index.data(ArticleModel::ReadingTimeRole).toInt();
+    const int minutes = index.data(ArticleListModel::ReadingTimeRole).toInt();
     QString meta = domain;
     if (minutes > 0)
         meta += QStringLiteral("  ·  ") + tr("%1 min read").arg(minutes);
+    const QDateTime saved = index.data(ArticleListModel::CreatedRole).toDateTime();
+    if (saved.isValid())
+        meta += QStringLiteral("  ·  ") +
+            QLocale().toString(saved.toLocalTime().date(), QLocale::ShortFormat);
     QColor metaColor = palette.color(QPalette::Text);
     metaColor.setAlpha(150);
     const QRect metaRect(textLeft, thumbRect.bottom() + 1 - metaMetrics.height(), textWidth,
                          metaMetrics.height());
-    const bool starred = index.data(ArticleModel::StarredRole).toBool();
-    const int starWidth = starred ? metaMetrics.height() + 4 : 0;
+    const bool starred = index.data(ArticleListModel::StarredRole).toBool();
+    // The sync state, after the star: nothing when saved, "Waiting" or "Not saved".
+    const SyncState sync = SyncState(index.data(ArticleListModel::SyncStateRole).toInt());
+    QString syncText;
+    QColor syncColor = metaColor;
+    if (sync == SyncState::Waiting) {
+        syncText = tr("↻ Waiting to sync");
+    } else if (sync == SyncState::Failed) {
+        syncText = tr("⚠ Not saved");
+        syncColor = palette.color(QPalette::Text).lightness() > 128 ? QColor(0xff, 0x8a, 0x80)
+                                                                    : QColor(0xb3, 0x26, 0x1e);
+    }
+    const int syncWidth = syncText.isEmpty() ? 0 : metaMetrics.horizontalAdvance(syncText) + 8;
+    const int starWidth = (starred ? metaMetrics.height() + 4 : 0) + syncWidth;
     painter->setFont(metaFont);
     painter->setPen(metaColor);
     painter->drawText(metaRect.adjusted(0, 0, -starWidth, 0), Qt::AlignLeft | Qt::AlignVCenter,
                       metaMetrics.elidedText(meta, Qt::ElideRight, textWidth - starWidth));
+    if (!syncText.isEmpty()) {
+        painter->setPen(syncColor);
+        painter->drawText(metaRect, Qt::AlignRight | Qt::AlignVCenter, syncText);
+    }
     if (starred) {
         painter->setPen(QColor(0xd9, 0x9a, 0x06));
-        painter->drawText(metaRect, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("\u2605"));
+        painter->drawText(metaRect.adjusted(0, 0, -syncWidth, 0), Qt::AlignRight | Qt::AlignVCenter,
+                          QStringLiteral("\u2605"));
     }
     painter->restore();
 }

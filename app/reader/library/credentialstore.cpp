@@ -1,0 +1,134 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "credentialstore.h"
+
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QLoggingCategory>
+
+#ifdef KEEPTRYING_READER_HAVE_KEYCHAIN
+#include <qt6keychain/keychain.h>
+#endif
+
+Q_LOGGING_CATEGORY(lcCredentials, "keeptrying.reader.credentials", QtWarningMsg)
+
+#ifdef KEEPTRYING_READER_HAVE_KEYCHAIN
+namespace {
+
+QByteArray encode(const CredentialStore::Secrets &secrets)
+{
+    return QJsonDocument(QJsonObject { { QStringLiteral("clientSecret"), secrets.clientSecret },
+                                       { QStringLiteral("password"), secrets.password } })
+        .toJson(QJsonDocument::Compact);
+}
+
+CredentialStore::Secrets decode(const QByteArray &data)
+{
+    const QJsonObject object = QJsonDocument::fromJson(data).object();
+    return { object.value(QLatin1String("clientSecret")).toString(),
+             object.value(QLatin1String("password")).toString() };
+}
+
+} // namespace
+#endif
+
+CredentialStore::CredentialStore(const QString &service, bool useKeychain, QObject *parent)
+    : QObject(parent), m_service(service), m_sessionOnly(!useKeychain || !hasKeychainSupport())
+{
+}
+
+CredentialStore::~CredentialStore() = default;
+
+bool CredentialStore::hasKeychainSupport()
+{
+#ifdef KEEPTRYING_READER_HAVE_KEYCHAIN
+    return true;
+#else
+    return false;
+#endif
+}
+
+void CredentialStore::fallBackToSession()
+{
+    if (m_sessionOnly)
+        return;
+    m_sessionOnly = true;
+    qCInfo(lcCredentials) << "no keychain answers: secrets are kept for this session only";
+    Q_EMIT sessionOnlyChanged(true);
+}
+
+void CredentialStore::read(const QString &account, ReadCallback done)
+{
+    const auto session = [this, account, done] {
+        const auto it = m_session.constFind(account);
+        done(it != m_session.constEnd(), it != m_session.constEnd() ? *it : Secrets());
+    };
+#ifdef KEEPTRYING_READER_HAVE_KEYCHAIN
+    if (!m_sessionOnly) {
+        auto *job = new QKeychain::ReadPasswordJob(m_service, this);
+        job->setAutoDelete(true);
+        job->setInsecureFallback(false); // never a plain file
+        job->setKey(account);
+        connect(job, &QKeychain::Job::finished, this, [this, job, session, done] {
+            switch (job->error()) {
+            case QKeychain::NoError:
+                done(true, decode(job->binaryData()));
+                return;
+            case QKeychain::EntryNotFound:
+                session();
+                return;
+            default:
+                qCInfo(lcCredentials) << "keychain read failed:" << job->error();
+                fallBackToSession();
+                session();
+                return;
+            }
+        });
+        job->start();
+        return;
+    }
+#endif
+    session();
+}
+
+void CredentialStore::write(const QString &account, const Secrets &secrets,
+                            std::function<void(bool)> done)
+{
+    m_session.insert(account, secrets); // this session has them whatever the keychain says
+#ifdef KEEPTRYING_READER_HAVE_KEYCHAIN
+    if (!m_sessionOnly) {
+        auto *job = new QKeychain::WritePasswordJob(m_service, this);
+        job->setAutoDelete(true);
+        job->setInsecureFallback(false);
+        job->setKey(account);
+        job->setBinaryData(encode(secrets));
+        connect(job, &QKeychain::Job::finished, this, [this, job, done] {
+            if (job->error() != QKeychain::NoError) {
+                qCInfo(lcCredentials) << "keychain write failed:" << job->error();
+                fallBackToSession();
+            }
+            if (done)
+                done(true);
+        });
+        job->start();
+        return;
+    }
+#endif
+    if (done)
+        done(true);
+}
+
+void CredentialStore::remove(const QString &account)
+{
+    m_session.remove(account);
+#ifdef KEEPTRYING_READER_HAVE_KEYCHAIN
+    if (!m_sessionOnly) {
+        auto *job = new QKeychain::DeletePasswordJob(m_service, this);
+        job->setAutoDelete(true);
+        job->setInsecureFallback(false);
+        job->setKey(account);
+        job->start();
+    }
+#endif
+}

@@ -1,0 +1,70 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_READER_CREDENTIALSTORE_H
+#define KEEPTRYING_READER_CREDENTIALSTORE_H
+
+#include <QtCore/QHash>
+#include <QtCore/QObject>
+#include <QtCore/QString>
+
+#include <functional>
+
+/*
+    Keeps the secrets of a sign-in (the client secret and the password) in the system
+    keychain through QtKeychain, where the build has it and a keychain service answers;
+    otherwise only in memory for this session. Secrets are never written to a plain file,
+    to the log, or to the outbox; what is not secret (server, client id, user name) is the
+    caller's to keep in QSettings.
+
+    Whether the keychain works is learnt from the first job: a job that finds no backend
+    (no Secret Service or KWallet on D-Bus) switches the store to this session only, and
+    sessionOnlyChanged() says so, so that the sign-in dialog can tell the user the
+    password will be asked for again next time.
+*/
+class CredentialStore : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(bool sessionOnly READ isSessionOnly NOTIFY sessionOnlyChanged)
+
+public:
+    struct Secrets
+    {
+        QString clientSecret;
+        QString password;
+    };
+    using ReadCallback = std::function<void(bool found, const Secrets &secrets)>;
+
+    /*! \a service names the entries in the keychain; \a useKeychain false keeps secrets for
+        this session only (also when the build has no QtKeychain). */
+    explicit CredentialStore(const QString &service, bool useKeychain = true,
+                             QObject *parent = nullptr);
+    ~CredentialStore() override;
+
+    /*! True when the build has QtKeychain. */
+    static bool hasKeychainSupport();
+    /*! True when secrets live in memory only (no keychain, or none answered). */
+    bool isSessionOnly() const { return m_sessionOnly; }
+
+    /*! Reads the secrets of \a account (e.g. "user@https://host"); \a done is called once,
+        possibly before this returns. */
+    void read(const QString &account, ReadCallback done);
+    /*! Stores the secrets of \a account; \a done(true) when stored (in the keychain, or
+        for this session when there is none). */
+    void write(const QString &account, const Secrets &secrets,
+               std::function<void(bool stored)> done = {});
+    /*! Forgets \a account's secrets everywhere. */
+    void remove(const QString &account);
+
+Q_SIGNALS:
+    void sessionOnlyChanged(bool sessionOnly);
+
+private:
+    void fallBackToSession();
+
+    QString m_service;
+    bool m_sessionOnly = true;
+    QHash<QString, Secrets> m_session;
+};
+
+#endif // KEEPTRYING_READER_CREDENTIALSTORE_H

@@ -1,0 +1,333 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "syncengine.h"
+
+#include "wallabagclient.h"
+
+#include <QtCore/QDateTime>
+#include <QtCore/QJsonArray>
+
+namespace {
+
+Change::Kind kindOf(LocalStore::Field field)
+{
+    switch (field) {
+    case LocalStore::Field::Starred:
+        return Change::Kind::Star;
+    case LocalStore::Field::Archived:
+        return Change::Kind::Archive;
+    case LocalStore::Field::Tags:
+        return Change::Kind::SetTags;
+    case LocalStore::Field::Deleted:
+        return Change::Kind::Delete;
+    case LocalStore::Field::Added:
+        return Change::Kind::Add;
+    }
+    return Change::Kind::Star;
+}
+
+LocalStore::Field fieldOf(Change::Kind kind)
+{
+    switch (kind) {
+    case Change::Kind::Star:
+        return LocalStore::Field::Starred;
+    case Change::Kind::Archive:
+        return LocalStore::Field::Archived;
+    case Change::Kind::SetTags:
+        return LocalStore::Field::Tags;
+    case Change::Kind::Delete:
+        return LocalStore::Field::Deleted;
+    case Change::Kind::Add:
+        return LocalStore::Field::Added;
+    }
+    return LocalStore::Field::Starred;
+}
+
+} // namespace
+
+SyncEngine::SyncEngine(WallabagClient *client, LocalStore *store, ChangeQueue *queue,
+                       QObject *parent)
+    : QObject(parent), m_client(client), m_store(store), m_queue(queue)
+{
+    connect(queue, &ChangeQueue::confirmed, this, &SyncEngine::changeConfirmed);
+    connect(queue, &ChangeQueue::refused, this, &SyncEngine::changeRefused);
+}
+
+SyncEngine::~SyncEngine()
+{
+    for (quint64 call : { m_listCall, m_contentCall, m_prefetchCall }) {
+        if (call)
+            m_client->cancel(call);
+    }
+}
+
+QString SyncEngine::key(const QString &what) const
+{
+    // Per server and user: a cursor from another server means nothing here.
+    return what + QLatin1Char(':') + m_client->username() + QLatin1Char('@') +
+        m_client->server().toString(QUrl::RemoveUserInfo);
+}
+
+QDateTime SyncEngine::lastRefreshed() const
+{
+    const QString ms = m_store->value(QStringLiteral("refreshed-at"));
+    return ms.isEmpty() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(ms.toLongLong());
+}
+
+void SyncEngine::setPageSize(int entries)
+{
+    m_pageSize = qBound(1, entries, 500);
+}
+
+void SyncEngine::setSweepInterval(qint64 ms)
+{
+    m_sweepIntervalMs = qMax<qint64>(0, ms);
+}
+
+void SyncEngine::setPrefetchContent(bool prefetch)
+{
+    m_prefetchContent = prefetch;
+}
+
+void SyncEngine::start()
+{
+    if (!m_queue->isDurable()) {
+        // What was waiting when the reader last quit is still marked so in the store.
+        const QList<LocalStore::Pending> pending = m_store->pendingChanges();
+        for (const LocalStore::Pending &p : pending) {
+            const Article a = m_store->article(p.id);
+            Change change;
+            change.kind = kindOf(p.field);
+            change.articleId = p.id;
+            change.flag = p.field == LocalStore::Field::Starred ? a.starred : a.archived;
+            change.tags = a.tags;
+            change.serverTagIds = a.tagIds;
+            change.url = a.url;
+            m_queue->enqueue(change);
+        }
+    }
+    refresh();
+}
+
+void SyncEngine::setRefreshing(bool refreshing)
+{
+    if (m_refreshing == refreshing)
+        return;
+    m_refreshing = refreshing;
+    Q_EMIT refreshingChanged(refreshing);
+}
+
+void SyncEngine::refresh()
+{
+    if (m_refreshing)
+        return;
+    setRefreshing(true);
+    m_incoming.clear();
+    m_seen.clear();
+    m_changed = 0;
+    const QString cursor = m_store->value(key(QStringLiteral("cursor")));
+    m_newCursor = cursor.toLongLong();
+    QList<QPair<QString, QString>> query { { QStringLiteral("detail"), QStringLiteral("metadata") },
+                                           { QStringLiteral("perPage"),
+                                             QString::number(m_pageSize) } };
+    if (!cursor.isEmpty()) {
+        m_phase = Phase::Changes;
+        query << qMakePair(QStringLiteral("since"), cursor)
+              << qMakePair(QStringLiteral("sort"), QStringLiteral("updated"))
+              << qMakePair(QStringLiteral("order"), QStringLiteral("asc"));
+    } else {
+        m_phase = Phase::Sweep;
+    }
+    fetchPage(m_client->entriesUrl(query));
+}
+
+void SyncEngine::fetchPage(const QUrl &url)
+{
+    m_listCall =
+        m_client->getJson(url, WallabagClient::Purpose::List, WallabagClient::Waiting::User,
+                          [this](const WallabagClient::Result &result) {
+                              m_listCall = 0;
+                              if (!result.ok) {
+                                  // The pages fetched so far are dropped: the store keeps the old
+                                  // list whole.
+                                  m_phase = Phase::Idle;
+                                  m_incoming.clear();
+                                  setRefreshing(false);
+                                  Q_EMIT refreshFailed(result.message);
+                                  return;
+                              }
+                              pageArrived(result.json);
+                          });
+}
+
+void SyncEngine::pageArrived(const QJsonObject &page)
+{
+    const QJsonArray items =
+        page.value(QLatin1String("_embedded")).toObject().value(QLatin1String("items")).toArray();
+    for (const QJsonValue &item : items) {
+        Article a = Article::fromJson(item.toObject(), m_client->server());
+        m_seen.insert(a.id);
+        if (a.updatedAt.isValid())
+            m_newCursor = qMax(m_newCursor, a.updatedAt.toSecsSinceEpoch());
+        m_incoming << a;
+    }
+    const QString next = page.value(QLatin1String("_links"))
+                             .toObject()
+                             .value(QLatin1String("next"))
+                             .toObject()
+                             .value(QLatin1String("href"))
+                             .toString();
+    if (!next.isEmpty() && !items.isEmpty()) {
+        fetchPage(m_client->server().resolved(QUrl(next)));
+        return;
+    }
+    finishPhase();
+}
+
+void SyncEngine::finishPhase()
+{
+    // Every page is here: write them at once.
+    m_changed += int(m_incoming.size());
+    m_store->mergeFromServer(std::exchange(m_incoming, {}));
+    if (m_phase == Phase::Sweep) {
+        m_store->sweep(m_seen);
+        m_lastSweepMs = QDateTime::currentMSecsSinceEpoch();
+    }
+    m_store->setValue(key(QStringLiteral("cursor")), QString::number(m_newCursor));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (m_phase == Phase::Changes &&
+        (m_lastSweepMs == 0 || now - m_lastSweepMs >= m_sweepIntervalMs)) {
+        // Deleted entries do not show in "since": list them all, metadata only.
+        m_phase = Phase::Sweep;
+        m_seen.clear();
+        fetchPage(
+            m_client->entriesUrl({ { QStringLiteral("detail"), QStringLiteral("metadata") },
+                                   { QStringLiteral("perPage"), QString::number(m_pageSize) } }));
+        return;
+    }
+    m_phase = Phase::Idle;
+    m_store->setValue(QStringLiteral("refreshed-at"), QString::number(now));
+    setRefreshing(false);
+    Q_EMIT refreshed(m_changed);
+    if (m_prefetchContent) {
+        m_prefetch.clear();
+        const QList<Article> unread = m_store->articles({ LocalStore::View::Unread, {}, {} });
+        for (const Article &a : unread) {
+            if (!a.hasContent && a.id > 0)
+                m_prefetch << a.id;
+        }
+        prefetchNext();
+    }
+}
+
+void SyncEngine::prefetchNext()
+{
+    if (m_prefetchCall || m_prefetch.isEmpty())
+        return;
+    const qint64 id = m_prefetch.takeFirst();
+    if (m_store->article(id).hasContent || id == m_contentFor) {
+        prefetchNext();
+        return;
+    }
+    m_prefetchCall = m_client->fetchEntry(
+        id, WallabagClient::Waiting::Background, [this, id](const WallabagClient::Result &result) {
+            m_prefetchCall = 0;
+            if (result.ok)
+                m_store->setContent(id, result.json.value(QLatin1String("content")).toString());
+            prefetchNext();
+        });
+}
+
+void SyncEngine::fetchContent(qint64 id)
+{
+    if (m_contentCall && m_contentFor != id) {
+        // The user moved on: the previous article is not waited for any more.
+        m_client->cancel(m_contentCall);
+        m_contentCall = 0;
+    }
+    m_contentFor = id;
+    if (id <= 0 || m_store->article(id).hasContent || m_contentCall)
+        return;
+    m_contentCall = m_client->fetchEntry(
+        id, WallabagClient::Waiting::User, [this, id](const WallabagClient::Result &result) {
+            m_contentCall = 0;
+            if (!result.ok) {
+                Q_EMIT contentFailed(id, result.message);
+                return;
+            }
+            m_store->setContent(id, result.json.value(QLatin1String("content")).toString());
+        });
+}
+
+void SyncEngine::enqueue(const Change &change)
+{
+    m_queue->enqueue(change);
+}
+
+void SyncEngine::setStarred(qint64 id, bool starred)
+{
+    m_store->setStarred(id, starred);
+    if (id > 0)
+        enqueue({ Change::Kind::Star, id, starred, {}, {}, {} });
+}
+
+void SyncEngine::setArchived(qint64 id, bool archived)
+{
+    m_store->setArchived(id, archived);
+    if (id > 0)
+        enqueue({ Change::Kind::Archive, id, archived, {}, {}, {} });
+}
+
+void SyncEngine::setTags(qint64 id, const QStringList &tags)
+{
+    const QHash<QString, int> serverTags = m_store->article(id).tagIds;
+    m_store->setTags(id, tags);
+    if (id > 0)
+        enqueue({ Change::Kind::SetTags, id, false, tags, serverTags, {} });
+}
+
+void SyncEngine::remove(qint64 id)
+{
+    m_store->markDeleted(id);
+    enqueue({ Change::Kind::Delete, id, false, {}, {}, {} });
+}
+
+qint64 SyncEngine::addUrl(const QUrl &url)
+{
+    const qint64 id = m_store->addLocal(url);
+    enqueue({ Change::Kind::Add, id, false, {}, {}, url });
+    return id;
+}
+
+void SyncEngine::undo(qint64 id)
+{
+    m_queue->discard(id);
+    m_store->revert(id);
+}
+
+void SyncEngine::discard(qint64 id)
+{
+    m_queue->discard(id);
+    m_store->discardPending(id);
+}
+
+void SyncEngine::changeConfirmed(const Change &change, const QJsonObject &entry)
+{
+    // A later change of the same field may wait behind this one: the field stays pending.
+    const Article shown = m_store->article(change.articleId);
+    bool stillPending = false;
+    if (change.kind == Change::Kind::Star)
+        stillPending = shown.starred != change.flag;
+    else if (change.kind == Change::Kind::Archive)
+        stillPending = shown.archived != change.flag;
+    else if (change.kind == Change::Kind::SetTags)
+        stillPending = shown.tags != change.tags;
+    m_store->confirm(change.articleId, fieldOf(change.kind), entry, m_client->server(),
+                     stillPending);
+}
+
+void SyncEngine::changeRefused(const Change &change, const QString &reason)
+{
+    m_store->fail(change.articleId, fieldOf(change.kind), reason);
+}

@@ -1,0 +1,122 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_READER_SYNCENGINE_H
+#define KEEPTRYING_READER_SYNCENGINE_H
+
+#include "article.h"
+#include "changequeue.h"
+#include "localstore.h"
+
+#include <QtCore/QDateTime>
+#include <QtCore/QObject>
+#include <QtCore/QSet>
+#include <QtCore/QTimer>
+
+class WallabagClient;
+
+/*
+    Keeps the local store in step with the server, both ways.
+
+    Server to store: refresh() asks for what changed since the last refresh (wallabag's
+    \c since, in seconds since the epoch, with \c detail=metadata so that the list leaves
+    the content out), following \c _links.next page after page; the first refresh from a
+    server (or after the sweep interval) lists every entry and removes from the store those
+    the server no longer has (the sweep). Pages are kept aside until the last one has
+    arrived and are then written in one transaction: a refresh that is interrupted leaves
+    the old list as it was. Contents are fetched one article at a time afterwards, for
+    offline reading.
+
+    User to server: an action changes the store at once (the screen shows it) and goes to
+    the ChangeQueue; its confirmation or refusal updates the article's sync state.
+*/
+class SyncEngine : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(bool refreshing READ isRefreshing NOTIFY refreshingChanged)
+    Q_PROPERTY(QDateTime lastRefreshed READ lastRefreshed NOTIFY refreshed)
+
+public:
+    SyncEngine(WallabagClient *client, LocalStore *store, ChangeQueue *queue,
+               QObject *parent = nullptr);
+    ~SyncEngine() override;
+
+    LocalStore *store() const { return m_store; }
+    ChangeQueue *queue() const { return m_queue; }
+
+    /*! Enqueues the store's pending changes again when the queue is not durable, then
+        refreshes. */
+    void start();
+    /*! Fetches what changed on the server; does nothing while a refresh runs. */
+    void refresh();
+    bool isRefreshing() const { return m_refreshing; }
+    /*! When the store last got a complete list from the server (local time); invalid when
+        it never did. */
+    QDateTime lastRefreshed() const;
+    /*! Entries per page asked for (1..500, default 100). */
+    void setPageSize(int entries);
+    /*! How often the full list is asked for to find deleted entries, in ms (default 30 min). */
+    void setSweepInterval(qint64 ms);
+    /*! Whether contents are fetched after a refresh for offline reading (default true). */
+    void setPrefetchContent(bool prefetch);
+
+    /*! The content of \a id for the reading pane: from the store, else fetched (the user is
+        waiting: the banner watches it). Fetching another article stops this one. */
+    void fetchContent(qint64 id);
+
+    // The user's actions: applied to the store at once, then sent.
+    void setStarred(qint64 id, bool starred);
+    void setArchived(qint64 id, bool archived);
+    void setTags(qint64 id, const QStringList &tags);
+    void remove(qint64 id);
+    /*! Saves \a url; returns the local id of the article shown until the server saves it. */
+    qint64 addUrl(const QUrl &url);
+    /*! Undo a refused change: the article shows the server's version again. */
+    void undo(qint64 id);
+    /*! Discard a refused change: what is shown stays, nothing more is sent. */
+    void discard(qint64 id);
+
+Q_SIGNALS:
+    void refreshingChanged(bool refreshing);
+    /*! A refresh ended with the server's list in the store; \a changed entries came. */
+    void refreshed(int changed);
+    /*! A refresh ended for a reason trying again cannot fix, said in words. The store
+        keeps what it had. */
+    void refreshFailed(const QString &message);
+    /*! The content of \a id could not be fetched, for a reason trying again cannot fix. */
+    void contentFailed(qint64 id, const QString &message);
+
+private:
+    enum class Phase { Idle, Changes, Sweep };
+    void fetchPage(const QUrl &url);
+    void pageArrived(const QJsonObject &page);
+    void finishPhase();
+    void setRefreshing(bool refreshing);
+    void prefetchNext();
+    void enqueue(const Change &change);
+    void changeConfirmed(const Change &change, const QJsonObject &entry);
+    void changeRefused(const Change &change, const QString &reason);
+    QString key(const QString &what) const;
+
+    WallabagClient *m_client;
+    LocalStore *m_store;
+    ChangeQueue *m_queue;
+    Phase m_phase = Phase::Idle;
+    QList<Article> m_incoming; // pages of this refresh, written when the last one is here
+    QSet<qint64> m_seen;
+    qint64 m_newCursor = 0;
+    quint64 m_listCall = 0;
+    quint64 m_contentCall = 0;
+    qint64 m_contentFor = 0;
+    bool m_contentForUser = false;
+    quint64 m_prefetchCall = 0;
+    QList<qint64> m_prefetch;
+    int m_pageSize = 100;
+    qint64 m_sweepIntervalMs = 30 * 60 * 1000;
+    qint64 m_lastSweepMs = 0;
+    int m_changed = 0;
+    bool m_refreshing = false;
+    bool m_prefetchContent = true;
+};
+
+#endif // KEEPTRYING_READER_SYNCENGINE_H

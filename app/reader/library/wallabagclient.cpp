@@ -1,0 +1,442 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "wallabagclient.h"
+
+#include <KeepTrying/retrybannercontroller.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtCore/QJsonDocument>
+#include <QtCore/QUrlQuery>
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkReply>
+#include <QtNetwork/QNetworkRequest>
+
+namespace {
+
+bool sameOrigin(const QUrl &a, const QUrl &b)
+{
+    return a.scheme() == b.scheme() && a.host() == b.host() && a.port(-1) == b.port(-1);
+}
+
+} // namespace
+
+WallabagClient::WallabagClient(QNetworkAccessManager *manager, QObject *parent)
+    : QObject(parent), m_manager(manager)
+{
+}
+
+WallabagClient::~WallabagClient()
+{
+    // Replies still running belong to the manager; stop them so none calls back into us.
+    const auto stop = [this](QNetworkReply *reply) {
+        if (!reply)
+            return;
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    };
+    for (const Call &call : std::as_const(m_calls))
+        stop(call.reply);
+    stop(m_tokenReply);
+}
+
+void WallabagClient::setServer(const QUrl &server, const Credentials &credentials)
+{
+    m_server = server;
+    m_credentials = credentials;
+    const bool wasSignedIn = isSignedIn();
+    m_accessToken.clear();
+    m_refreshToken.clear();
+    if (wasSignedIn)
+        Q_EMIT signedInChanged(false);
+}
+
+QString WallabagClient::serverName() const
+{
+    QUrl server;
+    server.setHost(m_server.host());
+    server.setPort(m_server.port());
+    return server.authority();
+}
+
+QUrl WallabagClient::apiUrl(const QString &path) const
+{
+    // Keeps a path prefix such as https://host/wallabag/ in front of the API path.
+    QUrl url = m_server;
+    QString base = url.path();
+    if (!base.endsWith(QLatin1Char('/')))
+        base += QLatin1Char('/');
+    url.setPath(base + path);
+    url.setQuery(QString());
+    return url;
+}
+
+QUrl WallabagClient::entriesUrl(const QList<QPair<QString, QString>> &query) const
+{
+    QUrl url = apiUrl(QStringLiteral("api/entries.json"));
+    QUrlQuery items;
+    items.setQueryItems(query);
+    url.setQuery(items);
+    return url;
+}
+
+QNetworkRequest WallabagClient::request(const QUrl &url, Waiting waiting) const
+{
+    QNetworkRequest request(url);
+    request.setRawHeader("Accept", "application/json");
+    if (!m_accessToken.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + m_accessToken);
+    if (waiting == Waiting::User)
+        KeepTrying::RetryBannerController::markUserWaiting(request);
+    // The reader has no retry button and must not need one: a call keeps trying (at the
+    // manager's pace, capped, behind its breaker and budget) until it succeeds, meets a
+    // permanent error, or is cancelled.
+    if (auto *retrying = qobject_cast<KeepTrying::RetryingNetworkAccessManager *>(m_manager)) {
+        KeepTrying::RetryPolicy policy = retrying->retryPolicy();
+        policy.maxAttempts = UnlimitedAttempts;
+        request.setAttribute(QNetworkRequest::Attribute(
+                                 KeepTrying::RetryingNetworkAccessManager::RetryPolicyAttribute),
+                             QVariant::fromValue(policy));
+    }
+    return request;
+}
+
+quint64 WallabagClient::getJson(const QUrl &url, Purpose purpose, Waiting waiting, Callback done)
+{
+    if (!sameOrigin(url, m_server)) {
+        // A next link elsewhere would take the token along: never follow it.
+        Result result;
+        result.message = tr("%1 pointed the list to another server (%2); the reader only "
+                            "talks to the server you signed in to.")
+                             .arg(serverName(), url.host());
+        done(result);
+        return 0;
+    }
+    return start({ "GET", url, {}, purpose, waiting, std::move(done), {}, false });
+}
+
+quint64 WallabagClient::fetchEntry(qint64 id, Waiting waiting, Callback done)
+{
+    return start({ "GET",
+                   apiUrl(QStringLiteral("api/entries/%1.json").arg(id)),
+                   {},
+                   Purpose::Entry,
+                   waiting,
+                   std::move(done),
+                   {},
+                   false });
+}
+
+quint64 WallabagClient::patchEntry(qint64 id, const QJsonObject &fields, Callback done)
+{
+    return start({ "PATCH",
+                   apiUrl(QStringLiteral("api/entries/%1.json").arg(id)),
+                   QJsonDocument(fields).toJson(QJsonDocument::Compact),
+                   Purpose::Write,
+                   Waiting::Background,
+                   std::move(done),
+                   {},
+                   false });
+}
+
+quint64 WallabagClient::deleteEntry(qint64 id, Callback done)
+{
+    auto gone = [done = std::move(done)](const Result &result) {
+        if (!result.ok && result.status == 404) {
+            Result ok = result;
+            ok.ok = true; // deleted already, here or elsewhere: what the user asked for
+            done(ok);
+            return;
+        }
+        done(result);
+    };
+    return start({ "DELETE",
+                   apiUrl(QStringLiteral("api/entries/%1.json").arg(id)),
+                   {},
+                   Purpose::Write,
+                   Waiting::Background,
+                   std::move(gone),
+                   {},
+                   false });
+}
+
+quint64 WallabagClient::addEntry(const QUrl &url, Callback done)
+{
+    const QJsonObject body { { QStringLiteral("url"), url.toString(QUrl::FullyEncoded) } };
+    return start({ "POST",
+                   apiUrl(QStringLiteral("api/entries.json")),
+                   QJsonDocument(body).toJson(QJsonDocument::Compact),
+                   Purpose::Write,
+                   Waiting::Background,
+                   std::move(done),
+                   {},
+                   false });
+}
+
+quint64 WallabagClient::removeTag(qint64 id, int tagId, Callback done)
+{
+    return start({ "DELETE",
+                   apiUrl(QStringLiteral("api/entries/%1/tags/%2.json").arg(id).arg(tagId)),
+                   {},
+                   Purpose::Write,
+                   Waiting::Background,
+                   std::move(done),
+                   {},
+                   false });
+}
+
+QNetworkReply *WallabagClient::replyOf(quint64 id) const
+{
+    const auto it = m_calls.constFind(id);
+    return it == m_calls.constEnd() ? nullptr : it->reply.data();
+}
+
+void WallabagClient::cancel(quint64 id)
+{
+    const auto it = m_calls.find(id);
+    if (it == m_calls.end())
+        return;
+    QPointer<QNetworkReply> reply = it->reply;
+    m_calls.erase(it);
+    m_waitingForToken.removeAll(id);
+    if (reply) {
+        // A request that keeps trying must not keep trying for nobody.
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+    Q_EMIT busyChanged(int(m_calls.size()));
+}
+
+quint64 WallabagClient::start(Call call)
+{
+    const quint64 id = m_nextId++;
+    m_calls.insert(id, std::move(call));
+    Q_EMIT busyChanged(int(m_calls.size()));
+    if (m_accessToken.isEmpty()) {
+        m_waitingForToken << id;
+        signIn();
+    } else {
+        send(id);
+    }
+    return id;
+}
+
+void WallabagClient::send(quint64 id)
+{
+    auto it = m_calls.find(id);
+    if (it == m_calls.end())
+        return;
+    const QNetworkRequest req = request(it->url, it->waiting);
+    QNetworkReply *reply = nullptr;
+    if (it->verb == "GET") {
+        reply = m_manager->get(req);
+    } else if (it->verb == "DELETE") {
+        reply = m_manager->deleteResource(req);
+    } else {
+        QNetworkRequest withBody = req;
+        withBody.setHeader(QNetworkRequest::ContentTypeHeader,
+                           QByteArrayLiteral("application/json"));
+        reply = it->verb == "POST" ? m_manager->post(withBody, it->body)
+                                   : m_manager->sendCustomRequest(withBody, it->verb, it->body);
+    }
+    it->reply = reply;
+    connect(reply, &QNetworkReply::finished, this, [this, id, reply] { finished(id, reply); });
+}
+
+void WallabagClient::finished(quint64 id, QNetworkReply *reply)
+{
+    reply->deleteLater();
+    auto it = m_calls.find(id);
+    if (it == m_calls.end() || it->reply != reply)
+        return;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QByteArray body = reply->readAll();
+    if (status == 401 && !it->renewedToken) {
+        // The access token expired: get a new one and send the call again, once.
+        it->renewedToken = true;
+        it->reply.clear();
+        m_accessToken.clear();
+        m_waitingForToken << id;
+        signIn();
+        return;
+    }
+    Result result;
+    result.status = status;
+    if (reply->error() == QNetworkReply::NoError) {
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+        if (it->verb == "GET" &&
+            (parseError.error != QJsonParseError::NoError || !document.isObject())) {
+            result.message = tr("%1 did not answer like a wallabag server. Check the server "
+                                "address.")
+                                 .arg(serverName());
+        } else {
+            result.ok = true;
+            result.json = document.object();
+        }
+    } else {
+        result.message = describeError(reply, body, it->purpose);
+    }
+    const Callback done = std::move(it->done);
+    m_calls.erase(it);
+    Q_EMIT busyChanged(int(m_calls.size()));
+    done(result);
+}
+
+void WallabagClient::signIn()
+{
+    if (m_tokenReply)
+        return; // one token request at a time; the others wait for it
+    // OAuth2 password or refresh-token grant, form-encoded as wallabag's documentation shows.
+    QUrlQuery form;
+    const bool refresh = !m_refreshToken.isEmpty();
+    if (refresh) {
+        form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("refresh_token"));
+        form.addQueryItem(QStringLiteral("refresh_token"), QString::fromLatin1(m_refreshToken));
+    } else {
+        form.addQueryItem(QStringLiteral("grant_type"), QStringLiteral("password"));
+        form.addQueryItem(QStringLiteral("username"), m_credentials.username);
+        form.addQueryItem(QStringLiteral("password"), m_credentials.password);
+    }
+    form.addQueryItem(QStringLiteral("client_id"), m_credentials.clientId);
+    form.addQueryItem(QStringLiteral("client_secret"), m_credentials.clientSecret);
+    // A form encodes a space as '+', and '+' itself as %2B.
+    QByteArray encoded = form.toString(QUrl::FullyEncoded).toLatin1();
+    encoded.replace("+", "%2B");
+
+    QNetworkRequest req = request(apiUrl(QStringLiteral("oauth/v2/token")), Waiting::User);
+    req.setRawHeader("Authorization", QByteArray());
+    req.setHeader(QNetworkRequest::ContentTypeHeader,
+                  QByteArrayLiteral("application/x-www-form-urlencoded"));
+    m_tokenReply = m_manager->post(req, encoded);
+    QNetworkReply *reply = m_tokenReply;
+    connect(reply, &QNetworkReply::finished, this,
+            [this, reply, refresh] { tokenFinished(reply, refresh); });
+}
+
+void WallabagClient::tokenFinished(QNetworkReply *reply, bool refresh)
+{
+    reply->deleteLater();
+    m_tokenReply.clear();
+    const QByteArray body = reply->readAll();
+    if (reply->error() != QNetworkReply::NoError) {
+        if (refresh) {
+            // The refresh token is not known any more: sign in again with the password.
+            m_refreshToken.clear();
+            signIn();
+            return;
+        }
+        const QString message = describeSignInError(reply, body);
+        flushWaitingForToken(message);
+        Q_EMIT signInFailed(message);
+        return;
+    }
+    const QJsonObject token = QJsonDocument::fromJson(body).object();
+    m_accessToken = token.value(QLatin1String("access_token")).toString().toLatin1();
+    m_refreshToken = token.value(QLatin1String("refresh_token")).toString().toLatin1();
+    if (m_accessToken.isEmpty()) {
+        const QString message = tr("%1 sent no access token: it does not sign in like a "
+                                   "wallabag server. Check the server address.")
+                                    .arg(serverName());
+        flushWaitingForToken(message);
+        Q_EMIT signInFailed(message);
+        return;
+    }
+    Q_EMIT signedInChanged(true);
+    flushWaitingForToken(QString());
+}
+
+void WallabagClient::flushWaitingForToken(const QString &failure)
+{
+    const QList<quint64> waiting = std::exchange(m_waitingForToken, {});
+    for (quint64 id : waiting) {
+        if (failure.isEmpty()) {
+            send(id);
+            continue;
+        }
+        auto it = m_calls.find(id);
+        if (it == m_calls.end())
+            continue;
+        const Callback done = std::move(it->done);
+        m_calls.erase(it);
+        Result result;
+        result.message = failure;
+        done(result);
+    }
+    Q_EMIT busyChanged(int(m_calls.size()));
+}
+
+QString WallabagClient::describeSignInError(QNetworkReply *reply, const QByteArray &body) const
+{
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    // OAuth errors (RFC 6749 §5.2) name themselves in the body, whatever the status; a
+    // wrong password at wallabag is a 400 invalid_grant, not a 401.
+    const QString oauthError =
+        QJsonDocument::fromJson(body).object().value(QLatin1String("error")).toString();
+    if (oauthError == QLatin1String("invalid_grant"))
+        return tr("The server did not accept the user name “%1” or its password. Check "
+                  "them, then sign in again.")
+            .arg(m_credentials.username);
+    if (oauthError == QLatin1String("invalid_client") ||
+        oauthError == QLatin1String("unauthorized_client"))
+        return tr("The server did not accept the reader's client ID or secret. Check the "
+                  "API client you created in wallabag, then sign in with its ID and secret.");
+    if (status == 404 || status == 405)
+        return tr("%1 has no wallabag API at this address. Check the server address: it "
+                  "is the one you open wallabag at in a browser.")
+            .arg(serverName());
+    return describeError(reply, body, Purpose::List);
+}
+
+QString WallabagClient::describeError(QNetworkReply *reply, const QByteArray &body,
+                                      Purpose what) const
+{
+    Q_UNUSED(body)
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status == 0) {
+        // No answer at all, and not one the manager retries (those never end here): TLS,
+        // a scheme Qt cannot speak, a redirect loop. Qt's own words say which.
+        return tr("The connection to %1 failed: %2. Check the server address.")
+            .arg(serverName(), reply->errorString());
+    }
+    if (status == 401)
+        return tr("%1 no longer accepts this sign-in, even after signing in again. Check "
+                  "the user name and password, then sign in again.")
+            .arg(serverName());
+    if (status == 403)
+        return tr("%1 does not let this account change or read this through the API. Ask "
+                  "the server's administrator to allow it.")
+            .arg(serverName());
+    if (status == 404 && what != Purpose::List)
+        return tr("This article is no longer on the server: it may have been deleted "
+                  "elsewhere.");
+    if (status == 404 || status == 405)
+        return tr("%1 has no wallabag API at this address. Check the server address: it "
+                  "is the one you open wallabag at in a browser.")
+            .arg(serverName());
+    const QString reason =
+        reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString().trimmed();
+    if (status >= 500)
+        return tr("%1 failed with an error of its own (%2 %3). Tell the server's "
+                  "administrator.")
+            .arg(serverName())
+            .arg(status)
+            .arg(reason);
+    if (what == Purpose::Write)
+        return tr("%1 refused this change (%2 %3).").arg(serverName()).arg(status).arg(reason);
+    return tr("%1 refused the request (%2 %3). Check the server address, or tell the "
+              "server's administrator.")
+        .arg(serverName())
+        .arg(status)
+        .arg(reason);
+}
+
+QNetworkReply *WallabagClient::getImage(const QUrl &url)
+{
+    QNetworkRequest request(url);
+    if (sameOrigin(url, m_server) && !m_accessToken.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + m_accessToken);
+    return m_manager->get(request);
+}

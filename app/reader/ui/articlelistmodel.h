@@ -1,0 +1,72 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_READER_ARTICLELISTMODEL_H
+#define KEEPTRYING_READER_ARTICLELISTMODEL_H
+
+#include "library/article.h"
+#include "library/localstore.h"
+
+#include <QtCore/QAbstractListModel>
+#include <QtCore/QList>
+#include <QtCore/QTimer>
+
+class ImageStore;
+
+/*
+    The articles of one filter of the local store, newest first, as a list model. It reads
+    the store only: a change in the store (a refresh, a star) shows here at once. Preview
+    pictures are asked for lazily, when a row is painted (PreviewUrlRole through
+    requestPreview()), and a row repaints when its picture arrives.
+*/
+class ArticleListModel : public QAbstractListModel
+{
+    Q_OBJECT
+
+public:
+    enum Roles {
+        IdRole = Qt::UserRole + 1,
+        DomainRole,
+        ReadingTimeRole, // minutes
+        PreviewUrlRole,
+        StarredRole,
+        ArchivedRole,
+        TagsRole,
+        CreatedRole, // QDateTime
+        SyncStateRole, // int(SyncState)
+        SyncErrorRole,
+        HasContentRole,
+        ArticleRole // the whole Article (without content)
+    };
+
+    ArticleListModel(LocalStore *store, ImageStore *images, QObject *parent = nullptr);
+
+    void setFilter(const LocalStore::Filter &filter);
+    LocalStore::Filter filter() const { return m_filter; }
+    /*! Reads the store again (keeps rows that did not change). */
+    void reload();
+
+    Article article(int row) const;
+    int rowOfId(qint64 id) const;
+    /*! Starts loading the preview of \a row (the delegate calls it when painting). */
+    void requestPreview(int row) const;
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+
+Q_SIGNALS:
+    /*! The rows were read again from the store. */
+    void reloaded();
+
+private:
+    void articleChanged(qint64 id);
+    void previewArrived(const QUrl &url);
+
+    LocalStore *m_store;
+    ImageStore *m_images;
+    LocalStore::Filter m_filter;
+    QList<Article> m_articles;
+    QTimer m_reloadSoon;
+};
+
+#endif // KEEPTRYING_READER_ARTICLELISTMODEL_H

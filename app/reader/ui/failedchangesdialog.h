@@ -1,0 +1,37 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_READER_FAILEDCHANGESDIALOG_H
+#define KEEPTRYING_READER_FAILEDCHANGESDIALOG_H
+
+#include <QtWidgets/QDialog>
+
+QT_BEGIN_NAMESPACE
+class QListWidget;
+QT_END_NAMESPACE
+
+class SyncEngine;
+
+/*
+    The changes the server refused (dead letters), each with what went wrong, and for each
+    a choice: Undo (the article goes back to what the server has) or Discard (keep it as it
+    is here and send nothing more). There is no button to send it again: what the server
+    refused, it would refuse again.
+*/
+class FailedChangesDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit FailedChangesDialog(SyncEngine *engine, QWidget *parent = nullptr);
+
+    QListWidget *list() const { return m_list; }
+
+private:
+    void fill();
+
+    SyncEngine *m_engine;
+    QListWidget *m_list = nullptr;
+};
+
+#endif // KEEPTRYING_READER_FAILEDCHANGESDIALOG_H

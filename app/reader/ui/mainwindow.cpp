@@ -1,0 +1,816 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "mainwindow.h"
+
+#include "articledelegate.h"
+#include "articlelistmodel.h"
+#include "developerwindow.h"
+#include "failedchangesdialog.h"
+#include "filterpane.h"
+#include "library/changequeue.h"
+#include "library/imagestore.h"
+#include "library/requestlog.h"
+#include "library/syncengine.h"
+#include "readingpane.h"
+
+#include <KeepTrying/reachability.h>
+#include <KeepTrying/retrybanner.h>
+#include <KeepTrying/retrybannercontroller.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtCore/QSettings>
+#include <QtGui/QAction>
+#include <QtGui/QCloseEvent>
+#include <QtGui/QDesktopServices>
+#include <QtGui/QKeySequence>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QInputDialog>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QListView>
+#include <QtWidgets/QMenuBar>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QScrollBar>
+#include <QtWidgets/QSplitter>
+#include <QtWidgets/QStatusBar>
+#include <QtWidgets/QVBoxLayout>
+
+using KeepTrying::RetryBanner;
+using KeepTrying::RetryBannerController;
+using KeepTrying::RetryingNetworkAccessManager;
+
+namespace {
+
+constexpr int NoticeMs = 3000;
+
+QLabel *mutedLabel(QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    return label;
+}
+
+} // namespace
+
+MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
+                       RetryingNetworkAccessManager *manager, RequestLog *log, QWidget *parent)
+    : QMainWindow(parent), m_engine(engine), m_store(engine->store()), m_images(images),
+      m_manager(manager), m_log(log)
+{
+    setWindowTitle(tr("KeepTrying Reader"));
+    setObjectName(QStringLiteral("mainWindow"));
+    resize(1200, 760);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    // The banner watches the requests the user waits for (the client marks them), not
+    // the thumbnails or the writes: a slow preview picture is no reason to worry anyone.
+    m_banner = new RetryBanner(central);
+    m_banner->setObjectName(QStringLiteral("retryBanner"));
+    m_banner->setContentsMargins(10, 8, 10, 8);
+    RetryBannerController *controller = m_banner->bind(manager);
+    controller->setTrackingMode(RetryBannerController::TrackMarkedReplies);
+    connect(controller, &RetryBannerController::situationChanged, this, &MainWindow::showSituation);
+    layout->addWidget(m_banner);
+
+    // A short notice that says the wait is over, then hides by itself.
+    m_notice = new RetryBanner(central);
+    m_notice->setObjectName(QStringLiteral("backOnlineNotice"));
+    m_notice->setContentsMargins(10, 8, 10, 8);
+    m_notice->setMessageType(RetryBanner::Information);
+    m_notice->setBusyIndicatorVisible(false);
+    m_notice->setText(tr("Back online — your list is up to date."));
+    m_notice->hide();
+    layout->addWidget(m_notice);
+    m_noticeTimer.setSingleShot(true);
+    m_noticeTimer.setInterval(NoticeMs);
+    connect(&m_noticeTimer, &QTimer::timeout, m_notice, &RetryBanner::animatedHide);
+
+    m_splitter = new QSplitter(Qt::Horizontal, central);
+    m_splitter->setObjectName(QStringLiteral("panes"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->setHandleWidth(1);
+
+    m_filters = new FilterPane(m_store, m_splitter);
+    m_filters->setObjectName(QStringLiteral("filters"));
+    m_filters->setMinimumWidth(150);
+    connect(m_filters, &FilterPane::filterChosen, this,
+            [this](LocalStore::View view, const QString &tag) { chooseView(view, tag); });
+
+    auto *listPanel = new QWidget(m_splitter);
+    auto *listLayout = new QVBoxLayout(listPanel);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->setSpacing(0);
+    auto *header = new QWidget(listPanel);
+    auto *headerLayout = new QHBoxLayout(header);
+    headerLayout->setContentsMargins(16, 12, 16, 6);
+    m_titleLabel = new QLabel(tr("Unread"), header);
+    QFont titleFont = m_titleLabel->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
+    titleFont.setWeight(QFont::DemiBold);
+    m_titleLabel->setFont(titleFont);
+    m_countLabel = mutedLabel(header);
+    headerLayout->addWidget(m_titleLabel);
+    headerLayout->addStretch();
+    headerLayout->addWidget(m_countLabel, 0, Qt::AlignBottom);
+    listLayout->addWidget(header);
+    m_search = new QLineEdit(listPanel);
+    m_search->setObjectName(QStringLiteral("search"));
+    m_search->setPlaceholderText(tr("Search titles, sites and saved text"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setAccessibleName(tr("Search"));
+    auto *searchBox = new QWidget(listPanel);
+    auto *searchLayout = new QHBoxLayout(searchBox);
+    searchLayout->setContentsMargins(12, 0, 12, 8);
+    searchLayout->addWidget(m_search);
+    listLayout->addWidget(searchBox);
+    m_searchDelay.setSingleShot(true);
+    m_searchDelay.setInterval(150);
+    connect(m_search, &QLineEdit::textChanged, &m_searchDelay, qOverload<>(&QTimer::start));
+    connect(&m_searchDelay, &QTimer::timeout, this,
+            [this] { chooseView(m_filters->view(), m_filters->tag()); });
+
+    m_model = new ArticleListModel(m_store, images, this);
+    m_list = new QListView(listPanel);
+    m_list->setObjectName(QStringLiteral("articles"));
+    m_list->setAccessibleName(tr("Articles"));
+    m_list->setModel(m_model);
+    m_list->setItemDelegate(new ArticleDelegate(images, m_list));
+    m_list->setUniformItemSizes(true);
+    m_list->setFrameShape(QFrame::NoFrame);
+    m_list->setMouseTracking(true);
+    m_list->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->viewport()->installEventFilter(this);
+    listLayout->addWidget(m_list, 1);
+
+    m_pane = new ReadingPane(images, m_splitter);
+    m_pane->setObjectName(QStringLiteral("readingPane"));
+    m_pane->setAccessibleName(tr("Article"));
+    m_pane->setServer(QUrl());
+    m_pane->showPlaceholder(tr("Your saved articles"), tr("Loading your list…"));
+
+    m_splitter->addWidget(m_filters);
+    m_splitter->addWidget(listPanel);
+    m_splitter->addWidget(m_pane);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 0);
+    m_splitter->setStretchFactor(2, 1);
+    m_splitter->setSizes({ 180, 400, 620 });
+    layout->addWidget(m_splitter, 1);
+    setCentralWidget(central);
+
+    m_savedLabel = mutedLabel(this);
+    m_savedLabel->setObjectName(QStringLiteral("savedCopy"));
+    m_savedLabel->setContentsMargins(6, 0, 6, 0);
+    m_waitingLabel = new QLabel(this);
+    m_waitingLabel->setObjectName(QStringLiteral("changesWaiting"));
+    m_waitingLabel->setContentsMargins(6, 0, 6, 0);
+    m_waitingLabel->setTextInteractionFlags(Qt::LinksAccessibleByMouse |
+                                            Qt::LinksAccessibleByKeyboard);
+    connect(m_waitingLabel, &QLabel::linkActivated, this, &MainWindow::showFailedChanges);
+    m_serverLabel = mutedLabel(this);
+    m_serverLabel->setContentsMargins(6, 0, 6, 0);
+    statusBar()->addPermanentWidget(m_savedLabel);
+    statusBar()->addPermanentWidget(m_waitingLabel);
+    statusBar()->addPermanentWidget(m_serverLabel);
+
+    buildMenus();
+
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &MainWindow::currentArticleChanged);
+    connect(m_model, &ArticleListModel::reloaded, this, &MainWindow::modelReloaded);
+    connect(m_store, &LocalStore::articleChanged, this, &MainWindow::articleChanged);
+    connect(m_engine, &SyncEngine::refreshed, this, &MainWindow::refreshed);
+    connect(m_engine, &SyncEngine::refreshFailed, this, &MainWindow::refreshFailed);
+    connect(m_engine, &SyncEngine::contentFailed, this, &MainWindow::contentFailed);
+    connect(m_engine->queue(), &ChangeQueue::waitingCountChanged, this, &MainWindow::updateWaiting);
+    connect(m_pane->verticalScrollBar(), &QScrollBar::valueChanged, this, &MainWindow::saveScroll);
+    // Say what the manager is doing, quietly, where a curious user would look: a retry is
+    // routine here, not an error.
+    connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
+            [this](QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason) {
+                followRetryReason(reply, reason);
+                // Only what the user waits for: a preview picture is nobody's worry.
+                const bool userWaiting = reply->request()
+                                             .attribute(QNetworkRequest::Attribute(
+                                                 RetryBannerController::UserWaitingAttribute))
+                                             .toBool();
+                if (m_offlineShown || !userWaiting)
+                    return;
+                statusBar()->showMessage(tr("Still trying %1 (%2); attempt %3 in %4 s")
+                                             .arg(reply->url().path(), reason)
+                                             .arg(attempt + 1)
+                                             .arg(double(delayMs) / 1000.0, 0, 'f', 1),
+                                         int(qMin<qint64>(delayMs + 2000, 30000)));
+            });
+
+    // What the user chose last time.
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("window/panes")).toByteArray());
+    setFontSize(
+        settings.value(QStringLiteral("reading/pointSize"), m_pane->fontPointSize()).toReal());
+    setDark(settings.value(QStringLiteral("reading/dark"), false).toBool());
+    updateWaiting();
+    updateOfflineText();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *add = file->addAction(tr("&Save a Link…"), this, &MainWindow::addUrl);
+    add->setShortcut(QKeySequence::New);
+    add->setStatusTip(tr("Save the article at a web address to your list"));
+    QAction *signIn = file->addAction(tr("S&ign In…"), this, &MainWindow::signInRequested);
+    signIn->setStatusTip(tr("Choose the wallabag server and account to read"));
+    QAction *failed =
+        file->addAction(tr("&Changes Not Saved…"), this, &MainWindow::showFailedChanges);
+    failed->setStatusTip(tr("The changes the server refused, with what went wrong"));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const auto addView = [this, view](const QString &text, const QKeySequence &keys,
+                                      LocalStore::View which) {
+        QAction *action = view->addAction(text, this, [this, which] { chooseView(which); });
+        action->setShortcut(keys);
+    };
+    addView(tr("&Unread"), QKeySequence(Qt::Key_G, Qt::Key_U), LocalStore::View::Unread);
+    addView(tr("&Starred"), QKeySequence(Qt::Key_G, Qt::Key_S), LocalStore::View::Starred);
+    addView(tr("&Archive"), QKeySequence(Qt::Key_G, Qt::Key_A), LocalStore::View::Archive);
+    addView(tr("A&ll Articles"), QKeySequence(Qt::Key_G, Qt::Key_R), LocalStore::View::All);
+    QAction *tags = view->addAction(tr("&Tags"), m_filters, &FilterPane::focusTags);
+    tags->setShortcut(QKeySequence(Qt::Key_G, Qt::Key_T));
+    QAction *search = view->addAction(tr("S&earch"), this, [this] {
+        m_search->setFocus(Qt::ShortcutFocusReason);
+        m_search->selectAll();
+    });
+    search->setShortcuts({ QKeySequence(Qt::Key_S), QKeySequence::Find });
+    view->addSeparator();
+    QAction *next = view->addAction(tr("&Next Article"), this, [this] { step(1); });
+    next->setShortcut(QKeySequence(Qt::Key_J));
+    QAction *previous = view->addAction(tr("&Previous Article"), this, [this] { step(-1); });
+    previous->setShortcut(QKeySequence(Qt::Key_K));
+    view->addSeparator();
+    QAction *bigger = view->addAction(tr("&Bigger Text"), this,
+                                      [this] { setFontSize(m_pane->fontPointSize() + 1); });
+    bigger->setShortcut(QKeySequence::ZoomIn);
+    QAction *smaller = view->addAction(tr("S&maller Text"), this,
+                                       [this] { setFontSize(m_pane->fontPointSize() - 1); });
+    smaller->setShortcut(QKeySequence::ZoomOut);
+    m_darkAction = view->addAction(tr("&Dark Reading View"));
+    m_darkAction->setCheckable(true);
+    m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDark);
+
+    QMenu *article = menuBar()->addMenu(tr("&Article"));
+    m_starAction = article->addAction(tr("&Star"), this, &MainWindow::toggleStar);
+    m_starAction->setShortcut(QKeySequence(Qt::Key_F));
+    m_archiveAction = article->addAction(tr("&Archive"), this, &MainWindow::toggleArchive);
+    m_archiveAction->setShortcut(QKeySequence(Qt::Key_A));
+    QAction *edit = article->addAction(tr("Edit &Tags…"), this, &MainWindow::editTags);
+    edit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    QAction *remove = article->addAction(tr("&Delete"), this, &MainWindow::deleteCurrent);
+    remove->setShortcut(QKeySequence::Delete);
+    article->addSeparator();
+    QAction *original = article->addAction(tr("Open &Original"), this, &MainWindow::openOriginal);
+    original->setShortcut(QKeySequence(Qt::Key_O));
+
+    buildDeveloperMenu();
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence(Qt::Key_Question));
+    help->addAction(tr("&About KeepTrying Reader"), this, [this] {
+        QMessageBox::about(this, tr("About KeepTrying Reader"),
+                           tr("<h3>KeepTrying Reader</h3><p>Your saved articles, even on a "
+                              "flaky network: your list is kept on this computer, changes "
+                              "sync by themselves, and every request keeps trying with "
+                              "backoff, so there is never a button to press again.</p>"));
+    });
+}
+
+void MainWindow::buildDeveloperMenu()
+{
+    // The Developer menu is for QA; every object in it carries the "developer" property, so
+    // that the test that looks for requests to press a button again can leave it aside.
+    m_developerMenu = new QMenu(tr("&Developer"), this);
+    m_developerMenu->setObjectName(QStringLiteral("developerMenu"));
+    m_developerMenu->setProperty("developer", true);
+    m_simulateOffline = m_developerMenu->addAction(tr("Simulate &Offline"));
+    m_simulateOffline->setProperty("developer", true);
+    m_simulateOffline->setCheckable(true);
+    m_simulateOffline->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_simulateOffline->setChecked(m_manager->isSimulatedOffline());
+    m_simulateOffline->setStatusTip(
+        tr("Act as if the network were gone, for every request of the reader: requests wait, "
+           "and go out as soon as this is switched off again"));
+    connect(m_simulateOffline, &QAction::toggled, this, [this](bool offline) {
+        m_manager->setSimulatedOffline(offline);
+        if (offline)
+            m_manager->clearConnectionCache(); // no pooled connection outlives "offline"
+    });
+    connect(m_manager, &RetryingNetworkAccessManager::simulatedOfflineChanged, m_simulateOffline,
+            &QAction::setChecked);
+    QAction *sync = m_developerMenu->addAction(tr("&Sync Now"), m_engine, &SyncEngine::refresh);
+    sync->setProperty("developer", true);
+    sync->setStatusTip(tr("Ask the server for changes now rather than at the next interval"));
+    m_developerMenu->addSeparator();
+    QAction *window = m_developerMenu->addAction(tr("&Faults and Request Log…"), this,
+                                                 &MainWindow::showDeveloperWindow);
+    window->setProperty("developer", true);
+    window->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    m_developerMenuAction = menuBar()->addMenu(m_developerMenu);
+    m_developerMenuAction->setProperty("developer", true);
+    m_developerMenuAction->setVisible(false);
+}
+
+void MainWindow::setDeveloperMode(bool on)
+{
+    m_developerMenuAction->setVisible(on);
+    // The shortcuts work only while the menu is there.
+    const QList<QAction *> actions = m_developerMenu->actions();
+    for (QAction *action : actions)
+        action->setEnabled(on);
+}
+
+bool MainWindow::isDeveloperMode() const
+{
+    return m_developerMenuAction->isVisible();
+}
+
+void MainWindow::setDeveloperHooks(const DeveloperHooks &hooks)
+{
+    m_hooks = hooks;
+}
+
+void MainWindow::showDeveloperWindow()
+{
+    if (!m_developerWindow) {
+        m_developerWindow = new DeveloperWindow(m_log, m_hooks, this);
+        m_developerWindow->setProperty("developer", true);
+    }
+    m_developerWindow->show();
+    m_developerWindow->raise();
+}
+
+int MainWindow::articleCount() const
+{
+    return m_model->rowCount();
+}
+
+qint64 MainWindow::currentArticleId() const
+{
+    return m_model->article(m_list->currentIndex().row()).id;
+}
+
+void MainWindow::setServerDescription(const QString &description)
+{
+    m_serverLabel->setText(description);
+}
+
+void MainWindow::setSimulatedOffline(bool offline)
+{
+    m_simulateOffline->setChecked(offline); // toggled() tells the manager
+}
+
+bool MainWindow::isOffline() const
+{
+    const RetryBannerController *controller = m_banner->controller();
+    return m_manager->isSimulatedOffline() ||
+        (controller &&
+         (controller->situation() == RetryBannerController::Offline ||
+          controller->situation() == RetryBannerController::Unreachable));
+}
+
+void MainWindow::showLibrary()
+{
+    m_waitingForFirstArticle = true;
+    m_model->reload();
+    updateSavedCopyLabel();
+    if (m_model->rowCount() == 0) {
+        m_countLabel->setText(tr("Loading…"));
+        statusBar()->showMessage(tr("Loading your list…"));
+    }
+}
+
+void MainWindow::chooseView(LocalStore::View view, const QString &tag)
+{
+    LocalStore::Filter filter;
+    filter.view = view;
+    filter.tag = tag;
+    filter.search = m_search->text();
+    if (m_filters->view() != view || m_filters->tag() != tag)
+        m_filters->select(view, tag);
+    switch (view) {
+    case LocalStore::View::Unread:
+        m_titleLabel->setText(tr("Unread"));
+        break;
+    case LocalStore::View::Starred:
+        m_titleLabel->setText(tr("Starred"));
+        break;
+    case LocalStore::View::Archive:
+        m_titleLabel->setText(tr("Archive"));
+        break;
+    case LocalStore::View::All:
+        m_titleLabel->setText(tag.isEmpty() ? tr("All Articles") : tr("Tagged “%1”").arg(tag));
+        break;
+    }
+    m_model->setFilter(filter);
+}
+
+void MainWindow::modelReloaded()
+{
+    const int count = m_model->rowCount();
+    m_countLabel->setText(count == 1 ? tr("1 article") : tr("%1 articles").arg(count));
+    // Keep the article shown when it is still in the list; else the same row, so that
+    // archiving one moves on to the next.
+    int row = m_model->rowOfId(m_shownId);
+    if (row < 0 && count > 0)
+        row = qBound(0, m_list->currentIndex().isValid() ? m_list->currentIndex().row() : 0,
+                     count - 1);
+    if (row >= 0) {
+        if (m_list->currentIndex().row() != row || m_model->article(row).id != m_shownId)
+            m_list->setCurrentIndex(m_model->index(row));
+        else
+            showCurrent();
+    } else if (m_store->articleCount() > 0 || !m_engine->isRefreshing()) {
+        m_shownId = 0;
+        if (!m_search->text().isEmpty())
+            m_pane->showPlaceholder(tr("Nothing found"),
+                                    tr("No saved article matches “%1”.").arg(m_search->text()));
+        else if (m_store->articleCount() > 0)
+            m_pane->showPlaceholder(tr("Nothing here"), tr("No article in this list."));
+    }
+}
+
+void MainWindow::currentArticleChanged(const QModelIndex &current)
+{
+    if (!current.isValid())
+        return;
+    showCurrent();
+}
+
+QString MainWindow::missingContentText() const
+{
+    if (isOffline())
+        return tr("This article is not available offline yet. It appears here as soon as "
+                  "the connection is back.");
+    return tr("Loading the article…");
+}
+
+void MainWindow::showCurrent()
+{
+    const Article summary = m_model->article(m_list->currentIndex().row());
+    if (summary.id == 0)
+        return;
+    const Article article = m_store->article(summary.id);
+    const bool same = article.id == m_shownId;
+    m_shownId = article.id;
+    m_starAction->setText(article.starred ? tr("Un&star") : tr("&Star"));
+    m_archiveAction->setText(article.archived ? tr("Un&archive") : tr("&Archive"));
+    const int scroll =
+        same ? m_pane->verticalScrollBar()->value() : m_store->scrollPosition(article.id);
+    m_pane->showArticle(article, missingContentText(), scroll);
+    if (!article.hasContent) {
+        m_engine->fetchContent(article.id);
+        return;
+    }
+    m_engine->fetchContent(0); // the user moved on from any article still loading
+    if (m_refreshDone && !m_engine->isRefreshing())
+        reportShown();
+}
+
+void MainWindow::articleChanged(qint64 id)
+{
+    if (id == m_shownId && m_model->rowOfId(id) >= 0)
+        showCurrent();
+    updateWaiting();
+}
+
+void MainWindow::refreshed()
+{
+    m_refreshDone = true;
+    m_waitingForFirstArticle = true; // once per refresh
+    updateSavedCopyLabel();
+    m_model->reload();
+    if (m_model->rowCount() == 0) {
+        m_countLabel->setText(tr("0 articles"));
+        if (m_store->articleCount() == 0) {
+            m_pane->showPlaceholder(tr("Nothing saved yet"),
+                                    tr("Articles you save with wallabag appear here."));
+        }
+        reportShown();
+    } else if (m_pane->showsContent()) {
+        reportShown();
+    }
+    statusBar()->showMessage(tr("Your list is up to date"), 4000);
+    if (m_wasWaiting) {
+        m_wasWaiting = false;
+        m_notice->animatedShow();
+        m_noticeTimer.start();
+        Q_EMIT backOnlineShown();
+    }
+}
+
+void MainWindow::refreshFailed(const QString &message)
+{
+    showFailure(message);
+}
+
+void MainWindow::showFailure(const QString &message)
+{
+    statusBar()->showMessage(message);
+    if (m_store->articleCount() == 0) {
+        m_countLabel->setText(tr("Not loaded"));
+        m_pane->showPlaceholder(tr("Your list could not be loaded"), message);
+    }
+    m_waitingForFirstArticle = false;
+    Q_EMIT libraryFailed(message);
+}
+
+void MainWindow::contentFailed(qint64 id, const QString &message)
+{
+    if (m_shownId == id)
+        m_pane->showArticle(m_store->article(id), message, 0);
+}
+
+void MainWindow::reportShown()
+{
+    if (!m_waitingForFirstArticle)
+        return;
+    m_waitingForFirstArticle = false;
+    Q_EMIT libraryShown(articleCount());
+}
+
+void MainWindow::updateWaiting()
+{
+    const int waiting = m_engine->queue()->waitingCount();
+    const int failed = int(m_store->failedArticles().size());
+    QStringList parts;
+    if (waiting > 0)
+        parts << (waiting == 1 ? tr("1 change waiting") : tr("%1 changes waiting").arg(waiting));
+    if (failed > 0)
+        parts << QStringLiteral("<a href=\"failed\">%1</a>")
+                     .arg(failed == 1 ? tr("1 change not saved")
+                                      : tr("%1 changes not saved").arg(failed));
+    m_waitingLabel->setText(parts.join(QStringLiteral(" · ")));
+    m_waitingLabel->setToolTip(waiting > 0 ? tr("They go to the server by themselves as soon "
+                                                "as it can be reached.")
+                                           : QString());
+}
+
+void MainWindow::updateSavedCopyLabel()
+{
+    const QDateTime when = m_engine->lastRefreshed();
+    if (!when.isValid()) {
+        m_savedLabel->clear();
+        return;
+    }
+    const QDateTime local = when.toLocalTime();
+    const QString time = local.date() == QDate::currentDate()
+        ? QLocale().toString(local.time(), QLocale::ShortFormat)
+        : QLocale().toString(local, QLocale::ShortFormat);
+    m_savedLabel->setText(m_engine->isRefreshing() || isOffline()
+                              ? tr("Saved copy from %1").arg(time)
+                              : tr("Updated %1").arg(time));
+}
+
+void MainWindow::updateOfflineText()
+{
+    // With a saved copy on screen, being offline costs little: say so.
+    if (m_store->articleCount() > 0)
+        m_banner->setOfflineText(tr("You're offline — showing your saved copy. Changes will "
+                                    "sync when you're back."));
+    else
+        m_banner->setOfflineText(RetryBanner::defaultOfflineText());
+}
+
+void MainWindow::followRetryReason(QNetworkReply *reply, const QString &reason)
+{
+    // The banner's own words ask the user to check their network. When the server itself
+    // answers with an error (a 503 storm), the network is fine: say that instead.
+    const QVariant waiting = reply->request().attribute(
+        QNetworkRequest::Attribute(RetryBannerController::UserWaitingAttribute));
+    if (!waiting.toBool())
+        return;
+    const QString server = reply->url().port() == -1
+        ? reply->url().host()
+        : QStringLiteral("%1:%2").arg(reply->url().host()).arg(reply->url().port());
+    if (reason.startsWith(QLatin1String("HTTP "))) {
+        m_banner->setText(tr("%1 is having trouble right now (it answered %2). We'll keep "
+                             "trying and update your list as soon as it is ready.")
+                              .arg(server, reason.mid(5)));
+    } else {
+        m_banner->setText(RetryBanner::defaultText());
+    }
+}
+
+void MainWindow::showSituation()
+{
+    RetryBannerController *controller = m_banner->controller();
+    const RetryBannerController::Situation situation = controller->situation();
+    if (situation == RetryBannerController::Hidden)
+        m_banner->setText(RetryBanner::defaultText()); // ready for the next slow request
+    updateOfflineText();
+    const bool waiting = situation == RetryBannerController::Offline ||
+        situation == RetryBannerController::Unreachable;
+    if (waiting) {
+        m_wasWaiting = true;
+        m_notice->hide();
+        if (m_log)
+            m_log->noteSavedCopyShown();
+    }
+    updateSavedCopyLabel();
+    const QString server = controller->unreachableServer();
+    if (waiting == m_offlineShown && (!waiting || server == m_waitingFor))
+        return;
+    m_offlineShown = waiting;
+    m_waitingFor = server;
+    const bool listEmpty = m_store->articleCount() == 0;
+    if (waiting) {
+        const bool offline = situation == RetryBannerController::Offline;
+        statusBar()->showMessage(offline ? tr("Waiting for the network…")
+                                         : tr("Waiting for %1 to answer…").arg(server));
+        if (listEmpty) {
+            m_countLabel->setText(tr("Waiting…"));
+            m_pane->showPlaceholder(tr("Your saved articles"),
+                                    offline
+                                        ? tr("Your list loads as soon as the network is back.")
+                                        : tr("Your list loads as soon as %1 answers.").arg(server));
+        } else if (m_shownId && !m_pane->showsContent()) {
+            showCurrent(); // "not available offline yet"
+        }
+        return;
+    }
+    if (m_engine->isRefreshing()) {
+        statusBar()->showMessage(tr("Back online. Updating your list…"));
+        if (listEmpty)
+            m_pane->showPlaceholder(tr("Your saved articles"), tr("Loading your list…"));
+    } else {
+        statusBar()->clearMessage();
+    }
+}
+
+void MainWindow::step(int delta)
+{
+    const int count = m_model->rowCount();
+    if (count == 0)
+        return;
+    const int row = qBound(0, m_list->currentIndex().row() + delta, count - 1);
+    m_list->setCurrentIndex(m_model->index(row));
+    m_list->scrollTo(m_model->index(row));
+}
+
+void MainWindow::toggleStar()
+{
+    const Article a = m_store->article(m_shownId);
+    if (a.id == 0)
+        return;
+    m_engine->setStarred(a.id, !a.starred);
+    statusBar()->showMessage(
+        a.starred ? tr("Unstarred “%1”").arg(a.title) : tr("Starred “%1”").arg(a.title), 3000);
+}
+
+void MainWindow::toggleArchive()
+{
+    const Article a = m_store->article(m_shownId);
+    if (a.id == 0)
+        return;
+    m_engine->setArchived(a.id, !a.archived);
+    statusBar()->showMessage(a.archived ? tr("Moved “%1” back to Unread").arg(a.title)
+                                        : tr("Archived “%1”").arg(a.title),
+                             3000);
+}
+
+void MainWindow::deleteCurrent()
+{
+    const Article a = m_store->article(m_shownId);
+    if (a.id == 0)
+        return;
+    m_engine->remove(a.id);
+    statusBar()->showMessage(tr("Deleted “%1”").arg(a.title), 3000);
+}
+
+void MainWindow::editTags()
+{
+    const Article a = m_store->article(m_shownId);
+    if (a.id == 0)
+        return;
+    bool ok = false;
+    const QString text = QInputDialog::getText(
+        this, tr("Edit Tags"), tr("Tags of “%1”, separated by commas:").arg(a.title),
+        QLineEdit::Normal, a.tags.join(QStringLiteral(", ")), &ok);
+    if (!ok)
+        return;
+    QStringList tags;
+    const QStringList parts = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString &part : parts) {
+        const QString tag = part.trimmed();
+        if (!tag.isEmpty() && !tags.contains(tag))
+            tags << tag;
+    }
+    m_engine->setTags(a.id, tags);
+}
+
+void MainWindow::addUrl()
+{
+    bool ok = false;
+    const QString text =
+        QInputDialog::getText(this, tr("Save a Link"), tr("Web address of the article to save:"),
+                              QLineEdit::Normal, QString(), &ok);
+    if (!ok || text.trimmed().isEmpty())
+        return;
+    const QUrl url = QUrl::fromUserInput(text.trimmed());
+    if (!url.isValid() ||
+        (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
+        QMessageBox::information(this, tr("Save a Link"),
+                                 tr("“%1” is not a web address. Addresses start with "
+                                    "http:// or https://.")
+                                     .arg(text.trimmed()));
+        return;
+    }
+    m_engine->addUrl(url);
+    statusBar()->showMessage(tr("Saved %1; it syncs by itself").arg(url.toDisplayString()), 4000);
+}
+
+void MainWindow::openOriginal()
+{
+    const Article a = m_store->article(m_shownId);
+    if (a.url.isValid())
+        QDesktopServices::openUrl(a.url);
+}
+
+void MainWindow::showShortcuts()
+{
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Keyboard Shortcuts"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(tr(
+        "<table cellspacing=6>"
+        "<tr><td><b>g u</b></td><td>Unread</td><td><b>j / ↓</b></td><td>next article</td></tr>"
+        "<tr><td><b>g s</b></td><td>Starred</td><td><b>k / ↑</b></td><td>previous article</td></tr>"
+        "<tr><td><b>g a</b></td><td>Archive</td><td><b>f</b></td><td>star or unstar</td></tr>"
+        "<tr><td><b>g r</b></td><td>All articles</td><td><b>a</b></td><td>archive or "
+        "unarchive</td></tr>"
+        "<tr><td><b>g t</b></td><td>Tags</td><td><b>Delete</b></td><td>delete the article</td></tr>"
+        "<tr><td><b>s</b></td><td>Search</td><td><b>o</b></td><td>open the original page</td></tr>"
+        "<tr><td><b>?</b></td><td>this help</td><td><b>Ctrl + / −</b></td><td>text size</td></tr>"
+        "</table>"));
+    box.exec();
+}
+
+void MainWindow::showFailedChanges()
+{
+    FailedChangesDialog dialog(m_engine, this);
+    dialog.exec();
+}
+
+void MainWindow::setFontSize(qreal points)
+{
+    m_pane->setFontPointSize(points);
+    QSettings().setValue(QStringLiteral("reading/pointSize"), m_pane->fontPointSize());
+}
+
+void MainWindow::setDark(bool dark)
+{
+    m_pane->setDark(dark);
+    if (m_darkAction->isChecked() != dark)
+        m_darkAction->setChecked(dark);
+    QSettings().setValue(QStringLiteral("reading/dark"), dark);
+}
+
+void MainWindow::saveScroll()
+{
+    if (m_shownId > 0 && m_pane->articleId() == m_shownId)
+        m_store->setScrollPosition(m_shownId, m_pane->verticalScrollBar()->value());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/panes"), m_splitter->saveState());
+    QMainWindow::closeEvent(event);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (!m_painted && watched == m_list->viewport() && event->type() == QEvent::Paint &&
+        m_model->rowCount() > 0) {
+        m_painted = true;
+        const int rows = m_model->rowCount();
+        const qint64 ms = m_launch.isValid() ? m_launch.elapsed() : -1;
+        QTimer::singleShot(0, this, [this, rows, ms] { Q_EMIT listPainted(rows, ms); });
+    }
+    return QMainWindow::eventFilter(watched, event);
+}

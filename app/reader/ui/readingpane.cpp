@@ -1,0 +1,173 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "readingpane.h"
+
+#include "library/imagestore.h"
+
+#include <QtCore/QLocale>
+#include <QtGui/QTextDocument>
+#include <QtWidgets/QScrollBar>
+
+namespace {
+
+// Qt's rich text understands a subset of CSS 2.1; these are the rules it honours.
+QString articleStyleSheet(bool dark)
+{
+    const QString text = dark ? QStringLiteral("#e6e6e6") : QStringLiteral("#1f2328");
+    const QString heading = dark ? QStringLiteral("#f5f5f5") : QStringLiteral("#111418");
+    const QString muted = dark ? QStringLiteral("#a0a7b4") : QStringLiteral("#5f6673");
+    const QString link = dark ? QStringLiteral("#8cb4ff") : QStringLiteral("#1a5fb4");
+    const QString code = dark ? QStringLiteral("#2b2f36") : QStringLiteral("#f3f4f6");
+    const QString tagText = dark ? QStringLiteral("#ffe08a") : QStringLiteral("#6b5400");
+    const QString tagBack = dark ? QStringLiteral("#4a3d12") : QStringLiteral("#fff1c2");
+    return QStringLiteral(
+               "body { color: %1; }"
+               "h1 { font-size: x-large; font-weight: 600; color: %2; margin-bottom: 4px; }"
+               "h2 { font-size: large; font-weight: 600; margin-top: 18px; color: %2; }"
+               "h3 { font-weight: 600; margin-top: 14px; color: %2; }"
+               "p { margin-top: 0px; margin-bottom: 14px; line-height: 150%; }"
+               "li { line-height: 150%; }"
+               "a { color: %4; text-decoration: none; }"
+               "blockquote { color: %3; margin-left: 18px; }"
+               "pre, code { font-family: monospace; background-color: %5; }"
+               ".meta { color: %3; margin-bottom: 18px; }"
+               ".tag { color: %6; background-color: %7; }"
+               ".source { color: %3; margin-top: 24px; }"
+               ".placeholder { color: %3; }")
+        .arg(text, heading, muted, link, code, tagText, tagBack);
+}
+
+} // namespace
+
+ReadingPane::ReadingPane(ImageStore *images, QWidget *parent)
+    : QTextBrowser(parent), m_images(images)
+{
+    setOpenExternalLinks(true);
+    setFrameShape(QFrame::NoFrame);
+    document()->setDocumentMargin(36);
+    m_pointSize = font().pointSizeF() * 1.15;
+    applyLook();
+    connect(m_images, &ImageStore::imageReady, this, &ReadingPane::imageArrived);
+}
+
+void ReadingPane::applyLook()
+{
+    QPalette p = palette();
+    p.setColor(QPalette::Base, m_dark ? QColor(0x1e, 0x20, 0x24) : QColor(0xff, 0xff, 0xff));
+    p.setColor(QPalette::Text, m_dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x1f, 0x23, 0x28));
+    setPalette(p);
+    document()->setDefaultStyleSheet(articleStyleSheet(m_dark));
+    QFont body = font();
+    body.setPointSizeF(m_pointSize);
+    document()->setDefaultFont(body);
+    if (!m_html.isEmpty()) {
+        const int position = verticalScrollBar()->value();
+        setHtml(m_html); // the style sheet applies when the HTML is read
+        verticalScrollBar()->setValue(position);
+    }
+}
+
+void ReadingPane::setFontPointSize(qreal points)
+{
+    m_pointSize = qBound<qreal>(8, points, 32);
+    applyLook();
+}
+
+void ReadingPane::setDark(bool dark)
+{
+    m_dark = dark;
+    applyLook();
+}
+
+void ReadingPane::showArticle(const Article &article, const QString &missingText,
+                              int scrollPosition)
+{
+    m_articleId = article.id;
+    m_waitingFor.clear();
+    m_names.clear();
+    m_showsContent = article.hasContent;
+
+    QStringList meta;
+    if (!article.domain.isEmpty())
+        meta << article.domain.toHtmlEscaped();
+    if (article.readingTimeMinutes > 0)
+        meta << tr("%1 min read").arg(article.readingTimeMinutes);
+    if (article.createdAt.isValid())
+        meta << tr("saved %1")
+                    .arg(QLocale().toString(article.createdAt.toLocalTime().date(),
+                                            QLocale::ShortFormat));
+    QString tags;
+    for (const QString &tag : article.tags)
+        tags += QStringLiteral(" <span class=\"tag\">&nbsp;") + tag.toHtmlEscaped() +
+            QStringLiteral("&nbsp;</span>");
+
+    QString html = QStringLiteral("<h1>") + article.title.toHtmlEscaped() +
+        QStringLiteral("</h1><p class=\"meta\">") + meta.join(QStringLiteral(" &nbsp;·&nbsp; ")) +
+        tags + QStringLiteral("</p>");
+    if (article.syncState == SyncState::Failed && !article.syncError.isEmpty())
+        html += QStringLiteral("<p class=\"placeholder\">") +
+            tr("Your last change to this article was not saved: %1")
+                .arg(article.syncError.toHtmlEscaped()) +
+            QStringLiteral("</p>");
+    if (!article.hasContent)
+        html += QStringLiteral("<p class=\"placeholder\">") + missingText.toHtmlEscaped() +
+            QStringLiteral("</p>");
+    else
+        html += article.content;
+    if (article.url.isValid()) {
+        html += QStringLiteral("<p class=\"source\">") + tr("Original: ") +
+            QStringLiteral("<a href=\"") + article.url.toString().toHtmlEscaped() +
+            QStringLiteral("\">") + article.url.toDisplayString().toHtmlEscaped() +
+            QStringLiteral("</a></p>");
+    }
+    m_html = html;
+    setHtml(html);
+    verticalScrollBar()->setValue(scrollPosition);
+}
+
+void ReadingPane::showPlaceholder(const QString &title, const QString &text)
+{
+    m_articleId = 0;
+    m_showsContent = false;
+    m_waitingFor.clear();
+    m_html = QStringLiteral("<h1>") + title.toHtmlEscaped() +
+        QStringLiteral("</h1><p class=\"placeholder\">") + text.toHtmlEscaped() +
+        QStringLiteral("</p>");
+    setHtml(m_html);
+}
+
+QVariant ReadingPane::loadResource(int type, const QUrl &name)
+{
+    // Articles come from a server: they may show web images, never local files.
+    const QUrl url = m_server.resolved(name);
+    if (type != QTextDocument::ImageResource ||
+        (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        return {};
+    const QImage image = m_images->image(url);
+    if (!image.isNull())
+        return image;
+    // Not here yet: ask for it and lay the document out again when it comes.
+    m_waitingFor.insert(url);
+    if (name != url)
+        m_names.insert(url, name);
+    m_images->request(url);
+    return {};
+}
+
+void ReadingPane::setServer(const QUrl &server)
+{
+    m_server = server;
+}
+
+void ReadingPane::imageArrived(const QUrl &url)
+{
+    if (!m_waitingFor.remove(url))
+        return;
+    // Registered under the name the document uses, which may be relative.
+    const QList<QUrl> names = m_names.values(url);
+    for (const QUrl &name : names)
+        document()->addResource(QTextDocument::ImageResource, name, m_images->image(url));
+    document()->addResource(QTextDocument::ImageResource, url, m_images->image(url));
+    document()->markContentsDirty(0, document()->characterCount());
+}

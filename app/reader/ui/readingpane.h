@@ -1,0 +1,63 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_READER_READINGPANE_H
+#define KEEPTRYING_READER_READINGPANE_H
+
+#include "library/article.h"
+
+#include <QtCore/QMultiHash>
+#include <QtCore/QSet>
+#include <QtWidgets/QTextBrowser>
+
+class ImageStore;
+
+/*
+    Shows one article: its title, site, reading time and tags, then its HTML content, in
+    comfortable type (a readable measure, generous line height) at the size the user chose,
+    light or dark. Pictures inside the article come from the ImageStore (and so through
+    the retrying manager) and appear when they arrive. An article whose content is not here
+    says so instead, with the reason the window gives.
+*/
+class ReadingPane : public QTextBrowser
+{
+    Q_OBJECT
+
+public:
+    explicit ReadingPane(ImageStore *images, QWidget *parent = nullptr);
+
+    /*! Relative links and pictures in articles are resolved against \a server. */
+    void setServer(const QUrl &server);
+    /*! Shows \a article; without content, \a missingText says why (e.g. "not available
+        offline yet"). Scrolls to \a scrollPosition (pixels). */
+    void showArticle(const Article &article, const QString &missingText, int scrollPosition = 0);
+    void showPlaceholder(const QString &title, const QString &text);
+    qint64 articleId() const { return m_articleId; }
+    /*! True when the article shown has its content. */
+    bool showsContent() const { return m_showsContent; }
+
+    /*! Body text size in points (8..32). */
+    void setFontPointSize(qreal points);
+    qreal fontPointSize() const { return m_pointSize; }
+    void setDark(bool dark);
+    bool isDark() const { return m_dark; }
+
+protected:
+    QVariant loadResource(int type, const QUrl &name) override;
+
+private:
+    void imageArrived(const QUrl &url);
+    void applyLook();
+
+    ImageStore *m_images;
+    QUrl m_server;
+    QSet<QUrl> m_waitingFor;
+    QMultiHash<QUrl, QUrl> m_names; // resolved URL -> name in the document
+    QString m_html;
+    qint64 m_articleId = 0;
+    qreal m_pointSize = 12;
+    bool m_dark = false;
+    bool m_showsContent = false;
+};
+
+#endif // KEEPTRYING_READER_READINGPANE_H

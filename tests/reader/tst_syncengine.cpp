@@ -1,0 +1,300 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "demoserverthread.h"
+#include "testhelpers.h"
+
+#include "library/directchangequeue.h"
+#include "library/localstore.h"
+#include "library/syncengine.h"
+#include "library/wallabagclient.h"
+
+#include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtCore/QUrlQuery>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+
+#include <memory>
+
+using KeepTrying::Demo::DemoServer;
+using KeepTrying::Demo::RecordedRequest;
+
+// The sync engine against the demo server on a thread of its own, on loopback.
+class tst_SyncEngine : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void firstRefreshListsMetadataOnly();
+    void laterRefreshAsksSinceLastOne();
+    void interruptedRefreshKeepsOldList();
+    void sweepRemovesEntriesDeletedOnServer();
+    void changesCoalesceWhileOffline();
+    void changeAppliesOnceAndConfirms();
+    void tagsAddedAndRemoved();
+    void refusedChangeIsFailedWithReason();
+    void expiredTokenIsRenewedUnnoticed();
+    void wrongPasswordInWords();
+    void pendingChangesResumeAtStart();
+
+private:
+    void makeEngine(const QString &password = DemoServer::demoPassword());
+    bool refresh();
+    QList<RecordedRequest> requests(const QByteArray &method, const QString &pathStart) const;
+
+    std::unique_ptr<KeepTrying::Test::DemoServerThread> m_server;
+    std::unique_ptr<KeepTrying::RetryingNetworkAccessManager> m_manager;
+    std::unique_ptr<WallabagClient> m_client;
+    std::unique_ptr<LocalStore> m_store;
+    std::unique_ptr<DirectChangeQueue> m_queue;
+    std::unique_ptr<SyncEngine> m_engine;
+};
+
+void tst_SyncEngine::init()
+{
+    m_server = std::make_unique<KeepTrying::Test::DemoServerThread>();
+    QVERIFY(m_server->listen() != 0);
+    m_store = std::make_unique<LocalStore>();
+    QVERIFY(m_store->open(QStringLiteral(":memory:")));
+    makeEngine();
+}
+
+void tst_SyncEngine::makeEngine(const QString &password)
+{
+    m_engine.reset();
+    m_queue.reset();
+    m_client.reset();
+    m_manager = std::make_unique<KeepTrying::RetryingNetworkAccessManager>();
+    m_manager->setRetryPolicy(KeepTrying::Test::fastPolicy());
+    KeepTrying::Test::switchOffBreakerAndBudget(*m_manager);
+    m_client = std::make_unique<WallabagClient>(m_manager.get());
+    m_client->setServer((*m_server)->baseUrl(),
+                        { DemoServer::demoClientId(), DemoServer::demoClientSecret(),
+                          DemoServer::demoUsername(), password });
+    m_queue = std::make_unique<DirectChangeQueue>(m_client.get(), m_manager.get());
+    m_engine = std::make_unique<SyncEngine>(m_client.get(), m_store.get(), m_queue.get());
+    m_engine->setPageSize(10);
+    m_engine->setPrefetchContent(false);
+}
+
+void tst_SyncEngine::cleanup()
+{
+    m_engine.reset();
+    m_queue.reset();
+    m_client.reset();
+    m_manager.reset();
+    m_store.reset();
+    m_server.reset();
+}
+
+bool tst_SyncEngine::refresh()
+{
+    QSignalSpy done(m_engine.get(), &SyncEngine::refreshed);
+    QSignalSpy failed(m_engine.get(), &SyncEngine::refreshFailed);
+    m_engine->refresh();
+    return QTest::qWaitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, 10000) &&
+        !done.isEmpty();
+}
+
+QList<RecordedRequest> tst_SyncEngine::requests(const QByteArray &method,
+                                                const QString &pathStart) const
+{
+    QList<RecordedRequest> result;
+    const QList<RecordedRequest> all = (*m_server)->recordedRequests();
+    for (const RecordedRequest &r : all) {
+        if (r.method == method && r.path.startsWith(pathStart))
+            result << r;
+    }
+    return result;
+}
+
+void tst_SyncEngine::firstRefreshListsMetadataOnly()
+{
+    QVERIFY(refresh());
+    const int total = (*m_server)->articleCount();
+    QCOMPARE(m_store->articleCount(), total);
+    // Every page, following _links.next, without the contents.
+    const QList<RecordedRequest> lists = requests("GET", QStringLiteral("/api/entries"));
+    QCOMPARE(lists.size(), (total + 9) / 10);
+    for (const RecordedRequest &r : lists)
+        QCOMPARE(QUrlQuery(r.query).queryItemValue(QStringLiteral("detail")),
+                 QStringLiteral("metadata"));
+    QVERIFY(!m_store->article(1).hasContent);
+    QVERIFY(m_engine->lastRefreshed().isValid());
+}
+
+void tst_SyncEngine::laterRefreshAsksSinceLastOne()
+{
+    QVERIFY(refresh());
+    // Someone stars article 2 elsewhere.
+    bool done = false;
+    m_client->patchEntry(2, { { QStringLiteral("starred"), 1 } },
+                         [&](const WallabagClient::Result &r) { done = r.ok; });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 5000);
+    (*m_server)->resetStats();
+    QVERIFY(refresh());
+    const QList<RecordedRequest> lists = requests("GET", QStringLiteral("/api/entries"));
+    QVERIFY(!lists.isEmpty());
+    const QUrlQuery first(lists.first().query);
+    QVERIFY2(first.hasQueryItem(QStringLiteral("since")), qPrintable(lists.first().query));
+    QCOMPARE(first.queryItemValue(QStringLiteral("detail")), QStringLiteral("metadata"));
+    QVERIFY(m_store->article(2).starred);
+}
+
+void tst_SyncEngine::interruptedRefreshKeepsOldList()
+{
+    Article old;
+    old.id = 999999;
+    old.title = QStringLiteral("Saved yesterday");
+    m_store->mergeFromServer({ old });
+    // The second page fails for a reason trying again cannot fix.
+    int lists = 0;
+    connect((*m_server).server(), &DemoServer::requestReceived, this,
+            [&](const QByteArray &, const QString &path) {
+                if (path.startsWith(QLatin1String("/api/entries")) && ++lists == 2)
+                    (*m_server)->addFault(QStringLiteral("route=/api/entries*,status=400"));
+            },
+            Qt::DirectConnection);
+    QSignalSpy failed(m_engine.get(), &SyncEngine::refreshFailed);
+    m_engine->refresh();
+    QVERIFY(failed.wait(10000));
+    QVERIFY(lists >= 2); // page 1 came, page 2 was refused
+    // Page 1 arrived, but nothing of it was written: the old list is whole.
+    QCOMPARE(m_store->articleCount(), 1);
+    QCOMPARE(m_store->article(999999).title, QStringLiteral("Saved yesterday"));
+    QVERIFY(!m_engine->isRefreshing());
+}
+
+void tst_SyncEngine::sweepRemovesEntriesDeletedOnServer()
+{
+    QVERIFY(refresh());
+    const int before = m_store->articleCount();
+    bool done = false;
+    m_client->deleteEntry(3, [&](const WallabagClient::Result &r) { done = r.ok; });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 5000);
+    m_engine->setSweepInterval(0);
+    QVERIFY(refresh());
+    QCOMPARE(m_store->articleCount(), before - 1);
+    QCOMPARE(m_store->article(3).id, 0);
+}
+
+void tst_SyncEngine::changesCoalesceWhileOffline()
+{
+    QVERIFY(refresh());
+    const bool wasStarred = m_store->article(5).starred;
+    m_manager->setSimulatedOffline(true);
+    m_engine->setStarred(5, !wasStarred);
+    m_engine->setStarred(5, wasStarred);
+    m_engine->setStarred(5, !wasStarred);
+    QCOMPARE(m_store->article(5).starred, !wasStarred); // on screen at once
+    QCOMPARE(m_store->article(5).syncState, SyncState::Waiting);
+    QCOMPARE(m_queue->waitingCount(), 1);
+    QTest::qWait(100);
+    QCOMPARE(requests("PATCH", QStringLiteral("/api/entries/5")).size(), 0);
+    m_manager->setSimulatedOffline(false);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 5000);
+    QCOMPARE(requests("PATCH", QStringLiteral("/api/entries/5")).size(), 1);
+    QCOMPARE(m_store->article(5).syncState, SyncState::Saved);
+    QCOMPARE(m_store->article(5).starred, !wasStarred);
+}
+
+void tst_SyncEngine::changeAppliesOnceAndConfirms()
+{
+    QVERIFY(refresh());
+    m_engine->setArchived(4, true);
+    m_engine->remove(6);
+    QCOMPARE(m_store->article(4).syncState, SyncState::Waiting);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 5000);
+    QCOMPARE(m_store->article(4).syncState, SyncState::Saved);
+    QCOMPARE(m_store->article(6).id, 0);
+    const QJsonObject stats = (*m_server)->stats();
+    QCOMPARE(stats.value(QLatin1String("writes_applied")).toInt(), 2);
+    // A refresh afterwards agrees with what the user did.
+    QVERIFY(refresh());
+    QVERIFY(m_store->article(4).archived);
+    QCOMPARE(m_store->article(6).id, 0);
+}
+
+void tst_SyncEngine::tagsAddedAndRemoved()
+{
+    QVERIFY(refresh());
+    const QStringList before = m_store->article(1).tags;
+    QVERIFY(before.size() >= 2);
+    QStringList wanted = before.mid(1);
+    wanted << QStringLiteral("offline-first");
+    m_engine->setTags(1, wanted);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 5000);
+    QCOMPARE(m_store->article(1).syncState, SyncState::Saved);
+    QVERIFY(refresh());
+    QStringList now = m_store->article(1).tags;
+    now.sort();
+    wanted.sort();
+    QCOMPARE(now, wanted);
+}
+
+void tst_SyncEngine::refusedChangeIsFailedWithReason()
+{
+    QVERIFY(refresh());
+    const bool wasStarred = m_store->article(7).starred;
+    (*m_server)->addFault(QStringLiteral("method=PATCH,status=403"));
+    m_engine->setStarred(7, !wasStarred);
+    QTRY_COMPARE_WITH_TIMEOUT(m_store->article(7).syncState, SyncState::Failed, 5000);
+    QVERIFY2(m_store->article(7).syncError.contains(QLatin1String("does not let this account")),
+             qPrintable(m_store->article(7).syncError));
+    QCOMPARE(requests("PATCH", QStringLiteral("/api/entries/7")).size(), 1); // not retried
+    QCOMPARE(m_queue->waitingCount(), 0);
+    m_engine->undo(7);
+    QCOMPARE(m_store->article(7).starred, wasStarred);
+    QCOMPARE(m_store->article(7).syncState, SyncState::Saved);
+}
+
+void tst_SyncEngine::expiredTokenIsRenewedUnnoticed()
+{
+    QVERIFY(refresh());
+    (*m_server)->resetStats();
+    (*m_server)->addFault(QStringLiteral("route=/api/entries*,method=GET,status=401,count=1"));
+    QVERIFY(refresh());
+    const QList<RecordedRequest> tokens = requests("POST", QStringLiteral("/oauth/v2/token"));
+    QCOMPARE(tokens.size(), 1);
+    QVERIFY(tokens.first().body.contains("grant_type=refresh_token"));
+}
+
+void tst_SyncEngine::wrongPasswordInWords()
+{
+    makeEngine(QStringLiteral("not the password"));
+    QSignalSpy signInFailed(m_client.get(), &WallabagClient::signInFailed);
+    QSignalSpy failed(m_engine.get(), &SyncEngine::refreshFailed);
+    m_engine->refresh();
+    QVERIFY(failed.wait(10000));
+    QCOMPARE(signInFailed.size(), 1);
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(QLatin1String("user name")) &&
+                 message.contains(QLatin1String("password")),
+             qPrintable(message));
+    QCOMPARE(requests("POST", QStringLiteral("/oauth/v2/token")).size(), 1); // not retried
+}
+
+void tst_SyncEngine::pendingChangesResumeAtStart()
+{
+    QVERIFY(refresh());
+    m_manager->setSimulatedOffline(true);
+    const bool wasStarred = m_store->article(8).starred;
+    m_engine->setStarred(8, !wasStarred);
+    // The reader quits with the change waiting (the in-memory queue loses it) ...
+    makeEngine();
+    QCOMPARE(m_queue->waitingCount(), 0);
+    QCOMPARE(m_store->article(8).syncState, SyncState::Waiting);
+    // ... and starts again: the store still knows, and the change goes out once.
+    m_engine->start();
+    QTRY_COMPARE_WITH_TIMEOUT(m_store->article(8).syncState, SyncState::Saved, 5000);
+    QCOMPARE(requests("PATCH", QStringLiteral("/api/entries/8")).size(), 1);
+    QVERIFY(refresh());
+    QCOMPARE(m_store->article(8).starred, !wasStarred);
+}
+
+QTEST_GUILESS_MAIN(tst_SyncEngine)
+#include "tst_syncengine.moc"
