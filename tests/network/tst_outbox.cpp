@@ -19,6 +19,7 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtNetwork/QNetworkProxy>
 #include <QtSql/QSqlDatabase>
@@ -68,6 +69,8 @@ private Q_SLOTS:
     void observable();
     void sendingMarkersOfADeadRunAreReset();
     void oneDrainerPerFile();
+    void lockLeftByAKilledHolder_data();
+    void lockLeftByAKilledHolder();
 
 private:
     std::unique_ptr<RetryingNetworkAccessManager> makeManager(bool offline = false);
@@ -907,6 +910,40 @@ void tst_Outbox::oneDrainerPerFile()
                  .value(QLatin1String("PATCH /api/entries/{id}.json"))
                  .toInt(),
              count);
+}
+
+void tst_Outbox::lockLeftByAKilledHolder_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    // QLockFile's format: PID, application name, host name.
+    QTest::newRow("holder's PID gone") << QByteArray("2147483000\nkilled-app\n");
+    // Killed between creating the file and writing into it.
+    QTest::newRow("empty") << QByteArray();
+}
+
+void tst_Outbox::lockLeftByAKilledHolder()
+{
+    QFETCH(QByteArray, contents);
+    {
+        auto manager = makeManager(true);
+        auto outbox = makeOutbox(manager.get());
+        QVERIFY(patch(*outbox, 36, R"({"archive":1})").ok());
+    }
+    QFile lockFile(dbPath() + QStringLiteral(".lock"));
+    QVERIFY(lockFile.open(QIODevice::WriteOnly));
+    lockFile.write(contents);
+    lockFile.close();
+    QVERIFY(lockFile.open(QIODevice::ReadWrite));
+    QVERIFY(lockFile.setFileTime(QDateTime::currentDateTime().addSecs(-10),
+                                 QFileDevice::FileModificationTime));
+    lockFile.close();
+
+    auto manager = makeManager();
+    auto outbox = makeOutbox(manager.get());
+    if (contents.isEmpty())
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("names no holder")));
+    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 5000);
+    QCOMPARE(appliedKeys(36).size(), 1);
 }
 
 QTEST_GUILESS_MAIN(tst_Outbox)

@@ -8,6 +8,7 @@
 #include <KeepTrying/retryafter.h>
 
 #include <QtCore/QDateTime>
+#include <QtCore/QFileInfo>
 #include <QtCore/QRandomGenerator>
 #include <QtCore/QScopeGuard>
 #include <QtCore/QUuid>
@@ -23,6 +24,9 @@ constexpr qint64 maxKeptResponseBytes = 64 * 1024;
 // While items wait only for their origin, reachability's signals wake the outbox; this is
 // the safety net should none come.
 constexpr qint64 reachabilityRecheckMs = 30000;
+// A drain lock file without a holder's PID in it, older than this, was left by a holder
+// killed while it made the file.
+constexpr qint64 unreadableLockAgeMs = 1000;
 
 qint64 nowMs()
 {
@@ -84,6 +88,30 @@ void OutboxPrivate::scheduleDrain()
         q, [this] { drain(); }, Qt::QueuedConnection);
 }
 
+bool OutboxPrivate::tryLock()
+{
+    if (lock.tryLock(0))
+        return true;
+    if (lock.error() != QLockFile::LockFailedError)
+        return false;
+    // QLockFile takes over a lock whose holder's PID is gone. It cannot tell whose lock an
+    // empty file is: a holder killed between creating the file and writing its PID into it
+    // leaves one, and with no stale time it would be kept for ever. A live holder writes its
+    // PID at once and keeps an flock() on the file, which makes removeStaleLockFile() fail.
+    qint64 pid = 0;
+    QString host;
+    QString application;
+    const QFileInfo info(path + QStringLiteral(".lock"));
+    if (!lock.getLockInfo(&pid, &host, &application) && info.exists() &&
+        info.lastModified().msecsTo(QDateTime::currentDateTime()) > unreadableLockAgeMs) {
+        qCWarning(lcOutbox).noquote()
+            << "the drain lock" << info.filePath() << "names no holder; taking it over";
+        if (lock.removeStaleLockFile())
+            return lock.tryLock(0);
+    }
+    return false;
+}
+
 void OutboxPrivate::releaseLock()
 {
     if (lock.isLocked())
@@ -125,7 +153,7 @@ void OutboxPrivate::drain()
         drainAgain = false;
         const qint64 now = nowMs();
         if (!lock.isLocked()) {
-            if (!lock.tryLock(0)) {
+            if (!tryLock()) {
                 // Another outbox drains this file; look again later, while there is work.
                 refreshCounts();
                 if (counts.pending > 0 || settings.maxAgeMs > 0)

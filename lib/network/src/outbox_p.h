@@ -44,6 +44,7 @@ public:
     void armWakeTimer(qint64 now, bool waitingForReachability);
     void refreshCounts();
     void setLastError(const QString &error);
+    bool tryLock();
     void releaseLock();
 
     Outbox *q_ptr;
