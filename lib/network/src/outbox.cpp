@@ -459,8 +459,7 @@ void Outbox::setSettings(const Settings &settings)
     if (old.maxDatabaseBytes != settings.maxDatabaseBytes &&
         !d->store.setMaxDatabaseBytes(settings.maxDatabaseBytes))
         d->setLastError(d->store.lastError());
-    if (old.fullSync != settings.fullSync && !d->store.setSynchronousFull(settings.fullSync))
-        d->setLastError(d->store.lastError());
+    d->store.setSynchronousFull(settings.fullSync);
     d->scheduleDrain();
 }
 

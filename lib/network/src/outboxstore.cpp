@@ -228,8 +228,9 @@ bool OutboxStore::openConnection(const QString &path, bool fullSync, QString *re
         query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
         qCWarning(lcOutbox) << "WAL is not available here; journal mode"
                             << query.value(0).toString();
-    if (!check(fullSync ? QStringLiteral("PRAGMA synchronous=FULL")
-                        : QStringLiteral("PRAGMA synchronous=NORMAL")))
+    // NORMAL between the commits that acknowledge something to the app; see Durable.
+    m_fullSync = fullSync;
+    if (!check(QStringLiteral("PRAGMA synchronous=NORMAL")))
         return false;
     if (version == 0) {
         // A new, empty database (checked above): make the schema, unless another process
@@ -330,10 +331,21 @@ OutboxStore::OpenResult OutboxStore::open(const QString &path, bool fullSync)
     return result;
 }
 
-bool OutboxStore::setSynchronousFull(bool full)
+void OutboxStore::setSynchronousFull(bool full)
 {
-    return exec(full ? QStringLiteral("PRAGMA synchronous=FULL")
-                     : QStringLiteral("PRAGMA synchronous=NORMAL"));
+    m_fullSync = full;
+}
+
+OutboxStore::Durable::Durable(OutboxStore &store) : store(store)
+{
+    if (store.m_fullSync)
+        store.exec(QStringLiteral("PRAGMA synchronous=FULL"));
+}
+
+OutboxStore::Durable::~Durable()
+{
+    if (store.m_fullSync)
+        store.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
 }
 
 bool OutboxStore::setMaxDatabaseBytes(qint64 bytes)
@@ -350,6 +362,7 @@ bool OutboxStore::setMaxDatabaseBytes(qint64 bytes)
 
 OutboxStore::InsertResult OutboxStore::insert(const OutboxItem &item, bool cancelsEarlierChanges)
 {
+    const Durable durable(*this);
     InsertResult result;
     const auto abandon = [&] {
         rollback();
@@ -667,6 +680,7 @@ OutboxItem OutboxStore::resourceHead(const QString &resourceKey)
 
 bool OutboxStore::discard(qint64 id)
 {
+    const Durable durable(*this);
     QSqlQuery query(m_db);
     query.prepare(QStringLiteral("DELETE FROM items WHERE id = ? AND state = 2"));
     query.addBindValue(id);
@@ -677,6 +691,7 @@ bool OutboxStore::discard(qint64 id)
 
 bool OutboxStore::requeue(qint64 id)
 {
+    const Durable durable(*this);
     QSqlQuery query(m_db);
     query.prepare(QStringLiteral(
         "UPDATE items SET state = 0, seq = (SELECT MAX(seq) + 1 FROM items), attempts = 0, "

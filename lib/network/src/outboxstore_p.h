@@ -56,7 +56,9 @@ public:
     OpenResult open(const QString &path, bool fullSync);
     void close();
     bool isOpen() const;
-    bool setSynchronousFull(bool full);
+    /*! Whether the commits that acknowledge something to the app (insert, discard,
+        requeue) are made with synchronous=FULL. */
+    void setSynchronousFull(bool full);
     /*! PRAGMA max_page_count for \a bytes (0: SQLite's default bound). */
     bool setMaxDatabaseBytes(qint64 bytes);
 
@@ -104,6 +106,19 @@ public:
     int lastErrorCode() const { return m_lastErrorCode; }
 
 private:
+    /*! synchronous=FULL for one commit that the app is told about. The drain's own
+        bookkeeping (sending markers, deliveries, failures, dead letters) is committed with
+        NORMAL, which keeps the database consistent but may lose the last commits on power
+        loss: then an item delivered is sent again, which its Idempotency-Key makes
+        harmless, and a marker lost is one the next drainer would reset anyway. Each FULL
+        commit also makes the NORMAL ones before it durable (one WAL, synced in order). */
+    struct Durable
+    {
+        explicit Durable(OutboxStore &store);
+        ~Durable();
+        OutboxStore &store;
+    };
+
     bool openConnection(const QString &path, bool fullSync, QString *reason, bool *broken);
     void dropConnection();
     bool exec(const QString &sql);
@@ -116,6 +131,7 @@ private:
     QSqlDatabase m_db;
     QString m_lastError;
     int m_lastErrorCode = 0;
+    bool m_fullSync = true;
 };
 
 } // namespace KeepTrying
