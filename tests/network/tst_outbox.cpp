@@ -919,6 +919,9 @@ void tst_Outbox::lockLeftByAKilledHolder_data()
     QTest::newRow("holder's PID gone") << QByteArray("2147483000\nkilled-app\n");
     // Killed between creating the file and writing into it.
     QTest::newRow("empty") << QByteArray();
+    // A dead holder, and QLockFile's own helper lock left empty by a process killed while
+    // it was taking that dead holder's lock over.
+    QTest::newRow("empty rmlock") << QByteArray("2147483000\nkilled-app\n");
 }
 
 void tst_Outbox::lockLeftByAKilledHolder()
@@ -937,6 +940,16 @@ void tst_Outbox::lockLeftByAKilledHolder()
     QVERIFY(lockFile.setFileTime(QDateTime::currentDateTime().addSecs(-10),
                                  QFileDevice::FileModificationTime));
     lockFile.close();
+    if (QByteArray(QTest::currentDataTag()) == "empty rmlock") {
+        QFile rmlock(lockFile.fileName() + QStringLiteral(".rmlock"));
+        QVERIFY(rmlock.open(QIODevice::WriteOnly));
+        rmlock.close();
+        QVERIFY(rmlock.open(QIODevice::ReadWrite));
+        QVERIFY(rmlock.setFileTime(QDateTime::currentDateTime().addSecs(-10),
+                                   QFileDevice::FileModificationTime));
+        rmlock.close();
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("names no holder")));
+    }
 
     auto manager = makeManager();
     auto outbox = makeOutbox(manager.get());

@@ -108,6 +108,21 @@ bool OutboxPrivate::tryLock()
             << "the drain lock" << info.filePath() << "names no holder; taking it over";
         if (lock.removeStaleLockFile())
             return lock.tryLock(0);
+        return false;
+    }
+    // To take over a dead holder's lock, QLockFile first takes "<lock>.rmlock", a QLockFile
+    // of its own with a 30 s stale time: one left empty by a process killed while making it
+    // would keep the dead holder's lock for that long. A live process holds it for
+    // microseconds.
+    const QString rmlockPath = path + QStringLiteral(".lock.rmlock");
+    const QFileInfo rmlockInfo(rmlockPath);
+    if (rmlockInfo.exists() &&
+        rmlockInfo.lastModified().msecsTo(QDateTime::currentDateTime()) > unreadableLockAgeMs) {
+        QLockFile rmlock(rmlockPath);
+        if (!rmlock.getLockInfo(&pid, &host, &application) && rmlock.removeStaleLockFile()) {
+            qCWarning(lcOutbox).noquote() << "removed" << rmlockPath << ", which names no holder";
+            return lock.tryLock(0);
+        }
     }
     return false;
 }

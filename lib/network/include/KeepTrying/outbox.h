@@ -34,11 +34,15 @@ class RetryingNetworkAccessManager;
         (draft-ietf-httpapi-idempotency-key-header), so a server that honours it applies the
         write once however often it arrives. A kill at any moment leaves every item
         enqueue() acknowledged either delivered-and-recorded or still queued.
-    \li Durable commits: WAL journal with \c{synchronous=FULL}, so that a commit is on the
-        disk (the WAL is fsync'ed at each commit) before enqueue() returns, and survives a
-        power cut, not only a crash of the app. \c{NORMAL} would fsync only at checkpoints:
-        safe against a crash, but the last writes may vanish on power loss, which is
-        exactly when a laptop on a train loses them (bench_outbox measures both).
+    \li Durable commits: WAL journal with \c{synchronous=FULL} for every commit the app is
+        told about (enqueue(), discard(), requeue()), so that it is on the disk (the WAL is
+        fsync'ed) before the call returns, and survives a power cut, not only a crash of the
+        app. \c{NORMAL} would fsync only at checkpoints: safe against a crash, but the last
+        writes may vanish on power loss, which is exactly when a laptop on a train loses
+        them (bench_outbox measures both). The drain's own bookkeeping (being sent,
+        delivered, failed, dead letter) is committed with NORMAL: should power loss undo
+        it, an item is sent once more, which its Idempotency-Key makes harmless; that
+        saves two fsyncs per replay.
     \li Order: items with one resource key (OutboxEnqueueOptions::resourceKey, default the
         origin) are sent one at a time in the order they were queued; different resources
         go in parallel (at most Settings::maxConcurrentReplays). A dead letter does not
@@ -49,9 +53,11 @@ class RetryingNetworkAccessManager;
     \li Nothing is dropped silently: a refused write becomes a dead letter with the server's
         status and body (itemDeadLettered(), deadLetters()); an item older than
         Settings::maxAgeMs (off by default) becomes one with the reason "expired".
-    \li No secrets on disk: Authorization, Proxy-Authorization and Cookie headers and the
-        URL's user info are removed at enqueue; the signer set with setSigner() adds the
-        credentials to each replay, so a token refreshed meanwhile is used.
+    \li No secrets on disk: headers that isCredentialName() names (Authorization,
+        Proxy-Authorization, Cookie, X-Api-Key, …) are removed at enqueue, and a URL with a
+        password is refused; the signer set with setSigner() adds the credentials to each
+        replay, so a token refreshed meanwhile is used. Credentials in the URL's query are
+        stored as they are: pass them through the signer instead.
     \endlist
 
     \section Outcomes of a replay
@@ -130,8 +136,9 @@ public:
         qint64 replayDeadlineMs = 60000;
         /*! How often an outbox that has items but not the drain lock tries to take it. */
         qint64 lockRetryMs = 500;
-        /*! false: \c{synchronous=NORMAL} instead of FULL (faster, not safe against power
-            loss; see the class comment). For benchmarks and throwaway data. */
+        /*! false: enqueue() commits with \c{synchronous=NORMAL} instead of FULL (faster,
+            not safe against power loss; see the class comment). For benchmarks and
+            throwaway data. */
         bool fullSync = true;
     };
 
@@ -207,7 +214,8 @@ public:
     /*! Removes the dead letter \a id for good. False when \a id is not a dead letter. */
     bool discard(qint64 id);
     /*! Queues the dead letter \a id again, with its Idempotency-Key, after the items queued
-        now; its attempts start again from 0. False when \a id is not a dead letter.
+        now; its attempts start again from 0 and its age (createdAt, for maxAgeMs) from now.
+        False when \a id is not a dead letter.
         A server that stored its answer to that key will give the same answer again. */
     bool requeue(qint64 id);
 

@@ -42,7 +42,8 @@ public:
     QByteArray method; //!< "POST", "PATCH", "PUT", "DELETE", …
     QUrl url;
     /*! The request's headers as given to Outbox::enqueue(), without the credentials
-        (Authorization, Proxy-Authorization, Cookie) and without the Idempotency-Key. */
+        (isCredentialName(): Authorization, Cookie, X-Api-Key, …) and without the
+        Idempotency-Key. */
     QList<QPair<QByteArray, QByteArray>> headers;
     QByteArray body;
     /*! Sent as the Idempotency-Key header with every replay
@@ -55,7 +56,7 @@ public:
     /*! Empty, or the key under which a newer item replaces this one while it is queued
         (see OutboxEnqueueOptions::coalescingKey). */
     QString coalescingKey;
-    QDateTime createdAt; //!< When it was enqueued (UTC, millisecond precision).
+    QDateTime createdAt; //!< When it was enqueued or requeued (UTC, millisecond precision).
     int attempts = 0; //!< Replays that ended (with an answer or a fault), all runs included.
     QString lastError; //!< Short and readable ("HTTP 503", "Connection refused"), or empty.
     State state = State::Queued;
