@@ -195,7 +195,7 @@ void tst_Outbox::enqueueCommitsThenDelivers()
     QCOMPARE(stored.resourceKey, QStringLiteral("entry/3"));
     QVERIFY(!stored.idempotencyKey.isEmpty());
 
-    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 10000);
     QCOMPARE(delivered.at(0).at(0).toLongLong(), result.id);
     QCOMPARE(delivered.at(0).at(1).toInt(), 200);
     QCOMPARE(outbox->pendingCount(), 0);
@@ -242,7 +242,7 @@ void tst_Outbox::credentialsStayOffTheDisk()
     currentToken = m_token;
     QSignalSpy delivered(outbox.get(), &Outbox::itemDelivered);
     manager->setSimulatedOffline(false);
-    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 10000);
     QCOMPARE(delivered.at(0).at(1).toInt(), 200);
 }
 
@@ -273,7 +273,7 @@ void tst_Outbox::restartWhileOffline()
         QCOMPARE(items.at(i).idempotencyKey, keys.at(i));
 
     manager->setSimulatedOffline(false);
-    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 10000);
     QCOMPARE(stat("writes_applied"), 3);
     QCOMPARE(stat("duplicate_writes_rejected"), 0);
     QCOMPARE(appliedKeys(11),
@@ -323,10 +323,10 @@ void tst_Outbox::retryableOutcomesKeepTheItem()
         }
         return false;
     };
-    QTRY_VERIFY_WITH_TIMEOUT(waitedToRetry(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(waitedToRetry(), 10000);
     if (fault.startsWith(QLatin1String("drop"))) {
         // Still there after failing, however often; and delivered once the server answers.
-        QTRY_VERIFY_WITH_TIMEOUT(outbox->item(result.id).attempts >= 3, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(outbox->item(result.id).attempts >= 3, 10000);
         QCOMPARE(outbox->pendingCount(), 1);
         QVERIFY(!outbox->item(result.id).lastError.isEmpty());
         m_server->server()->clearFaults();
@@ -355,13 +355,13 @@ void tst_Outbox::retryAfterIsHonoured()
     const OutboxEnqueueResult result = patch(*outbox, 5, R"({"archive":1})");
     QVERIFY(result.ok());
     QTRY_COMPARE_WITH_TIMEOUT(outbox->item(result.id).state, OutboxItem::State::WaitingToRetry,
-                              5000);
+                              10000);
     const OutboxItem waiting = outbox->item(result.id);
     QCOMPARE(waiting.attempts, 1);
     QVERIFY(waiting.lastError.contains(QLatin1String("503")));
     // Retry-After: 1 (second), not the 20 ms backoff.
     QVERIFY(waiting.nextAttemptAt.toMSecsSinceEpoch() - before >= 1000);
-    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 10000);
 }
 
 void tst_Outbox::deadLetters()
@@ -372,7 +372,7 @@ void tst_Outbox::deadLetters()
     QSignalSpy deadCount(outbox.get(), &Outbox::deadLetterCountChanged);
     const OutboxEnqueueResult result = patch(*outbox, 6, R"({"starred":"maybe"})");
     QVERIFY(result.ok());
-    QTRY_COMPARE_WITH_TIMEOUT(dead.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(dead.size(), 1, 10000);
     QCOMPARE(dead.at(0).at(0).toLongLong(), result.id);
     QCOMPARE(dead.at(0).at(1).toInt(), 400);
     QVERIFY(dead.at(0).at(2).toString().contains(QLatin1String("400")));
@@ -394,7 +394,7 @@ void tst_Outbox::deadLetters()
     // Requeue ("try again"): sent once more, with the same key, and refused again.
     QVERIFY(outbox->requeue(result.id));
     QVERIFY(!outbox->requeue(result.id)); // not a dead letter any more
-    QTRY_COMPARE_WITH_TIMEOUT(dead.size(), 2, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(dead.size(), 2, 10000);
     QCOMPARE(outbox->item(result.id).idempotencyKey, letters.at(0).idempotencyKey);
     QCOMPARE(outbox->item(result.id).attempts, 1);
 
@@ -414,7 +414,7 @@ void tst_Outbox::deadLetterDoesNotBlockTheResource()
     const OutboxEnqueueResult good = patch(*outbox, 7, R"({"archive":1})");
     QVERIFY(good.ok());
     manager->setSimulatedOffline(false);
-    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 10000);
     QCOMPARE(outbox->deadLetterCount(), 1);
     QCOMPARE(appliedKeys(7).size(), 1);
 }
@@ -437,7 +437,7 @@ void tst_Outbox::deleteNotFound()
     QSignalSpy dead(outbox.get(), &Outbox::itemDeadLettered);
     const OutboxEnqueueResult result = outbox->enqueue("DELETE", entryRequest(999999));
     QVERIFY(result.ok());
-    QTRY_COMPARE_WITH_TIMEOUT(delivered.size() + dead.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size() + dead.size(), 1, 10000);
     if (goneIsSuccess) {
         QCOMPARE(delivered.size(), 1);
         QCOMPARE(delivered.at(0).at(1).toInt(), 404);
@@ -459,10 +459,10 @@ void tst_Outbox::keyReusedForAnotherPayload()
     QNetworkRequest request = entryRequest(8);
     request.setRawHeader("Idempotency-Key", "app-chosen-key");
     QVERIFY(outbox->enqueue("PATCH", request, R"({"archive":1})").ok());
-    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 10000);
     // The same key for another payload: the server says 422, a dead letter.
     QVERIFY(outbox->enqueue("PATCH", request, R"({"archive":0})").ok());
-    QTRY_COMPARE_WITH_TIMEOUT(dead.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(dead.size(), 1, 10000);
     QCOMPARE(dead.at(0).at(1).toInt(), 422);
     QCOMPARE(appliedKeys(8), QStringList { QStringLiteral("app-chosen-key") });
 }
@@ -487,7 +487,7 @@ void tst_Outbox::ownKeyIsKept()
     QCOMPARE(other.error, OutboxError::KeyInUse);
     QCOMPARE(outbox->pendingCount(), 1);
     manager->setSimulatedOffline(false);
-    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 10000);
     QCOMPARE(appliedKeys(9), QStringList { QStringLiteral("write-9-1") });
 }
 
@@ -506,14 +506,14 @@ void tst_Outbox::conflictRetriesThenGivesUp()
         QStringLiteral("route=/api/entries/10.json,status=409,count=2")));
     const OutboxEnqueueResult retried = patch(*outbox, 10, R"({"archive":1})");
     QVERIFY(retried.ok());
-    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 10000);
     QCOMPARE(dead.size(), 0);
 
     // A 409 that does not go away: a dead letter after the limit, not a loop.
     QVERIFY(m_server->server()->addFault(QStringLiteral("route=/api/entries/13.json,status=409")));
     const OutboxEnqueueResult stuck = patch(*outbox, 13, R"({"archive":1})");
     QVERIFY(stuck.ok());
-    QTRY_COMPARE_WITH_TIMEOUT(dead.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(dead.size(), 1, 10000);
     QCOMPARE(dead.at(0).at(1).toInt(), 409);
     QCOMPARE(outbox->item(stuck.id).attempts, 3);
 }
@@ -539,7 +539,7 @@ void tst_Outbox::coalescing()
     const QByteArray archiveKey = outbox->item(archive.id).idempotencyKey;
     const QByteArray starOffKey = outbox->item(starOff.id).idempotencyKey;
     manager->setSimulatedOffline(false);
-    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 10000);
     QCOMPARE(appliedKeys(14),
              QStringList({ QString::fromLatin1(archiveKey), QString::fromLatin1(starOffKey) }));
 }
@@ -560,7 +560,7 @@ void tst_Outbox::deleteCancelsEarlierChanges()
     QCOMPARE(outbox->pendingCount(), 2);
     QCOMPARE(outbox->pendingCount(QStringLiteral("entry/15")), 1);
     manager->setSimulatedOffline(false);
-    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 10000);
     const QJsonArray writes = m_server->server()
                                   ->stats()
                                   .value(QLatin1String("entry_writes"))
@@ -842,7 +842,7 @@ void tst_Outbox::observable()
     QVERIFY(items.at(0).createdAt.isValid());
 
     manager->setSimulatedOffline(false);
-    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 10000);
     QCOMPARE(counts.last().at(0).toInt(), 0);
     QCOMPARE(outbox->oldestPendingAgeMs(), -1);
     QList<OutboxItem::State> firstStates;
@@ -881,7 +881,7 @@ void tst_Outbox::sendingMarkersOfADeadRunAreReset()
     auto manager = makeManager();
     auto outbox = makeOutbox(manager.get());
     QSignalSpy delivered(outbox.get(), &Outbox::itemDelivered);
-    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 10000);
     QCOMPARE(delivered.at(0).at(0).toLongLong(), id);
 }
 
@@ -901,7 +901,7 @@ void tst_Outbox::oneDrainerPerFile()
     a->flush();
     b->flush();
     QTRY_COMPARE_WITH_TIMEOUT(stat("writes_applied"), count, 10000);
-    QTRY_COMPARE_WITH_TIMEOUT(a->pendingCount() + b->pendingCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(a->pendingCount() + b->pendingCount(), 0, 10000);
     QCOMPARE(stat("duplicate_writes_rejected"), 0);
     QCOMPARE(m_server->server()
                  ->stats()
@@ -955,7 +955,7 @@ void tst_Outbox::lockLeftByAKilledHolder()
     auto outbox = makeOutbox(manager.get());
     if (contents.isEmpty())
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("names no holder")));
-    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(outbox->pendingCount(), 0, 10000);
     QCOMPARE(appliedKeys(36).size(), 1);
 }
 
