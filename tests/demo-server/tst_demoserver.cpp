@@ -63,6 +63,7 @@ private Q_SLOTS:
     void previewPicture();
     void patchWithIdempotencyKey();
     void idempotencyKeyReusedForAnotherRequest();
+    void entryWritesInOrder();
     void createAndDelete();
     void detailMetadataLeavesContentOut();
     void removeTagById();
@@ -636,6 +637,44 @@ void tst_DemoServer::removeTagById()
     QCOMPARE(send("DELETE", path, {}, auth()).status, 404); // no longer on the entry
     QCOMPARE(send("DELETE", QStringLiteral("/api/entries/99999/tags/1.json"), {}, auth()).status,
              404);
+
+void tst_DemoServer::entryWritesInOrder()
+{
+    Headers first = auth();
+    first.append(qMakePair(QByteArray("Idempotency-Key"), QByteArray("write-1")));
+    Headers second = auth();
+    second.append(qMakePair(QByteArray("Idempotency-Key"), QByteArray("write-2")));
+    QCOMPARE(
+        send("PATCH", QStringLiteral("/api/entries/3.json"), R"({"title":"One"})", first).status,
+        200);
+    // A replay answered from the key's record is not applied again, so not listed again.
+    QCOMPARE(
+        send("PATCH", QStringLiteral("/api/entries/3.json"), R"({"title":"One"})", first).status,
+        200);
+    QCOMPARE(
+        send("PATCH", QStringLiteral("/api/entries/3.json"), R"({"archive":1})", auth()).status,
+        200);
+    QCOMPARE(send("DELETE", QStringLiteral("/api/entries/4.json"), {}, second).status, 200);
+    QCOMPARE(send("PATCH", QStringLiteral("/api/entries/999999.json"), R"({"title":"No"})", auth())
+                 .status,
+             404);
+
+    const QJsonObject writes = m_server->stats().value(QLatin1String("entry_writes")).toObject();
+    QCOMPARE(writes.keys(), QStringList({ QStringLiteral("3"), QStringLiteral("4") }));
+    const QJsonArray entry3 = writes.value(QLatin1String("3")).toArray();
+    QCOMPARE(entry3.size(), 2);
+    QCOMPARE(entry3.at(0).toObject().value(QLatin1String("method")).toString(),
+             QStringLiteral("PATCH"));
+    QCOMPARE(entry3.at(0).toObject().value(QLatin1String("idempotency_key")).toString(),
+             QStringLiteral("write-1"));
+    QVERIFY(entry3.at(1).toObject().value(QLatin1String("idempotency_key")).isNull());
+    const QJsonArray entry4 = writes.value(QLatin1String("4")).toArray();
+    QCOMPARE(entry4.size(), 1);
+    QCOMPARE(entry4.at(0).toObject().value(QLatin1String("method")).toString(),
+             QStringLiteral("DELETE"));
+
+    m_server->resetStats();
+    QVERIFY(m_server->stats().value(QLatin1String("entry_writes")).toObject().isEmpty());
 }
 
 void tst_DemoServer::createAndDelete()

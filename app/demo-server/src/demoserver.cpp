@@ -36,6 +36,9 @@ QJsonObject DemoServerPrivate::statsLocked() const
     for (auto it = transport.requestsPerRoute.cbegin(); it != transport.requestsPerRoute.cend();
          ++it)
         perRoute.insert(it.key(), it.value());
+    QJsonObject entryWrites;
+    for (auto it = api.entryWrites.cbegin(); it != api.entryWrites.cend(); ++it)
+        entryWrites.insert(QString::number(it.key()), it.value());
     return QJsonObject {
         { QStringLiteral("total_requests"), transport.totalRequests },
         { QStringLiteral("requests_per_route"), perRoute },
@@ -44,6 +47,7 @@ QJsonObject DemoServerPrivate::statsLocked() const
         { QStringLiteral("faults_injected"), transport.faultsInjected },
         { QStringLiteral("capacity_rejections"), transport.capacityRejections },
         { QStringLiteral("peak_in_progress"), transport.peakInProgress },
+        { QStringLiteral("entry_writes"), entryWrites },
     };
 }
 

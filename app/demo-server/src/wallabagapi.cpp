@@ -171,6 +171,26 @@ void WallabagApi::resetStatsLocked()
 {
     writesApplied = 0;
     duplicateWritesRejected = 0;
+    entryWrites.clear();
+}
+
+void WallabagApi::recordEntryWrite(const HttpRequest &request, const HttpResponse &response)
+{
+    int id = 0;
+    if (const QRegularExpressionMatch match = entryPath().match(request.path); match.hasMatch())
+        id = match.captured(1).toInt();
+    else if (entriesPath().match(request.path).hasMatch())
+        id = QJsonDocument::fromJson(response.body).object().value(QLatin1String("id")).toInt();
+    if (id <= 0)
+        return;
+    const QByteArray key = request.header("idempotency-key");
+    QJsonArray &writes = entryWrites[id];
+    writes.append(QJsonObject {
+        { QStringLiteral("method"), QString::fromLatin1(request.method) },
+        { QStringLiteral("idempotency_key"),
+          key.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromLatin1(key)) } });
+    while (writes.size() > maxEntryWrites)
+        writes.removeFirst();
 }
 
 HttpResponse WallabagApi::process(const HttpRequest &request)
@@ -220,8 +240,10 @@ HttpResponse WallabagApi::process(const HttpRequest &request)
         }
     }
     const HttpResponse response = route(request);
-    if (write && response.status >= 200 && response.status < 300)
+    if (write && response.status >= 200 && response.status < 300) {
         ++writesApplied;
+        recordEntryWrite(request, response);
+    }
     if (!key.isEmpty())
         idempotentResponses.insert(key, StoredResponse { fingerprint, response });
     return response;

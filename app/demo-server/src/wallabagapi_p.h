@@ -8,6 +8,7 @@
 #include "httpmessage_p.h"
 
 #include <QtCore/QHash>
+#include <QtCore/QJsonArray>
 #include <QtCore/QSet>
 
 namespace KeepTrying::Demo {
@@ -40,8 +41,14 @@ public:
     QString adminUrl; //!< where the admin API listens, to point lost admin scripts there
     qint64 writesApplied = 0;
     qint64 duplicateWritesRejected = 0;
+    /*! Per entry id, the writes applied to it in order (the last maxEntryWrites):
+        {"method": "PATCH", "idempotency_key": "..." or null}. A replayed write that was
+        answered from the Idempotency-Key record is not in it. */
+    QHash<int, QJsonArray> entryWrites;
+    static constexpr int maxEntryWrites = 1000;
 
 private:
+    void recordEntryWrite(const HttpRequest &request, const HttpResponse &response);
     HttpResponse route(const HttpRequest &request);
     HttpResponse token(const HttpRequest &request);
     HttpResponse listEntries(const HttpRequest &request);

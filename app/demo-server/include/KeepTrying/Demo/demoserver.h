@@ -175,10 +175,14 @@ public:
     /*!
         \c{{"total_requests": N, "requests_per_route": {"GET /api/entries.json": N, ...},
         "writes_applied": N, "duplicate_writes_rejected": N, "faults_injected": N,
-        "capacity_rejections": N, "peak_in_progress": N}}. Routes are named by their
-        pattern (\c{PATCH /api/entries/{id}.json}); paths that match no route by
-        themselves. peak_in_progress is the most requests served at once (see
-        setMaxConcurrent()).
+        "capacity_rejections": N, "peak_in_progress": N, "entry_writes": {"ID": [...]}}}.
+        Routes are named by their pattern (\c{PATCH /api/entries/{id}.json}); paths that
+        match no route by themselves. peak_in_progress is the most requests served at once
+        (see setMaxConcurrent()). entry_writes lists, per entry id, the writes applied to
+        it in the order they were applied (the last 1000), each as
+        \c{{"method": "PATCH", "idempotency_key": "KEY" or null}}: a repeat answered from
+        the Idempotency-Key record is not applied and not listed, so a client can check
+        that each of its writes took effect once and in order.
     */
     QJsonObject stats() const;
     qint64 totalRequests() const;

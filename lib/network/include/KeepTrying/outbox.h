@@ -1,0 +1,251 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_OUTBOX_H
+#define KEEPTRYING_OUTBOX_H
+
+#include <KeepTrying/keeptrying_network_export.h>
+#include <KeepTrying/outboxitem.h>
+
+#include <QtCore/QObject>
+#include <QtNetwork/QNetworkRequest>
+
+#include <functional>
+#include <memory>
+
+namespace KeepTrying {
+
+class OutboxPrivate;
+class RetryingNetworkAccessManager;
+
+/*!
+    A durable queue of writes that must not be lost and must not take effect twice: a star,
+    an archive, a delete made on a train. enqueue() returns once the write is committed to a
+    SQLite database (QtSql's QSQLITE driver); the outbox then sends it through a
+    RetryingNetworkAccessManager (so retries, reachability, the circuit breaker, the retry
+    budget and the concurrency window apply) until the server has answered it, across
+    crashes, kill -9 and restarts.
+
+    \section Guarantees
+    \list
+    \li At-least-once delivery, exactly-once effect: an item stays in the database until a
+        success is recorded (2xx, or what setSuccessPredicate() calls one) or it becomes a
+        dead letter. Every replay carries the item's Idempotency-Key
+        (draft-ietf-httpapi-idempotency-key-header), so a server that honours it applies the
+        write once however often it arrives. A kill at any moment leaves every item
+        enqueue() acknowledged either delivered-and-recorded or still queued.
+    \li Durable commits: WAL journal with \c{synchronous=FULL} for every commit the app is
+        told about (enqueue(), discard(), requeue()), so that it is on the disk (the WAL is
+        fsync'ed) before the call returns, and survives a power cut, not only a crash of the
+        app. \c{NORMAL} would fsync only at checkpoints: safe against a crash, but the last
+        writes may vanish on power loss, which is exactly when a laptop on a train loses
+        them (bench_outbox measures both). The drain's own bookkeeping (being sent,
+        delivered, failed, dead letter) is committed with NORMAL: should power loss undo
+        it, an item is sent once more, which its Idempotency-Key makes harmless; that
+        saves two fsyncs per replay.
+    \li Order: items with one resource key (OutboxEnqueueOptions::resourceKey, default the
+        origin) are sent one at a time in the order they were queued; different resources
+        go in parallel (at most Settings::maxConcurrentReplays). A dead letter does not
+        block the items queued after it.
+    \li No double send: one drainer per database file at a time, across threads and
+        processes (see below); overlapping triggers (start-up, reachability back, the retry
+        timer, flush(), enqueue()) never send an item twice at once.
+    \li Nothing is dropped silently: a refused write becomes a dead letter with the server's
+        status and body (itemDeadLettered(), deadLetters()); an item older than
+        Settings::maxAgeMs (off by default) becomes one with the reason "expired".
+    \li No secrets on disk: headers that isCredentialName() names (Authorization,
+        Proxy-Authorization, Cookie, X-Api-Key, …) are removed at enqueue, and a URL with a
+        password is refused; the signer set with setSigner() adds the credentials to each
+        replay, so a token refreshed meanwhile is used. Credentials in the URL's query are
+        stored as they are: pass them through the signer instead.
+    \endlist
+
+    \section Outcomes of a replay
+    \list
+    \li 2xx, or a status the success predicate accepts: delivered, removed, itemDelivered().
+    \li 408, 429, 5xx (those RetryPolicy retries) and connectivity faults, once the manager
+        has given up: kept, retried after a backoff (Settings::initialRetryDelayMs doubling
+        to Settings::maxRetryDelayMs, or the server's Retry-After, RFC 9110 §10.2.3).
+    \li 409 (the Idempotency-Key is in use by a request still being processed, as the draft
+        says): retried later like a 503, up to Settings::maxConflictRetries times in a row,
+        then a dead letter.
+    \li 422 (the key was used for another payload) and every other 4xx, and other statuses
+        that are not successes (3xx the manager did not follow): dead letter.
+    \li No HTTP answer at all (TLS error, protocol error, timeout): kept and retried; a
+        captive portal or a clock that is wrong must not cost the user their change.
+    \endlist
+
+    \section Drain lock
+    Only one Outbox drains a database file at a time: a QLockFile next to it
+    (\c{<databasePath>.lock}), taken while there is something to send and released when
+    idle. QLockFile holds the holder's PID, host and application name: a holder killed by
+    kill -9 does not keep it, because the next tryLock() finds that PID gone (or reused by
+    another program) and takes the lock over; its stale time is off, so a live drainer on a
+    long replay is never robbed. An SQLite transaction could not serve: it would have to
+    stay open across network round trips and block every enqueue(). Outboxes that do not
+    hold the lock still enqueue (SQLite serialises the writers; busy timeout 5 s) and try
+    the lock again every Settings::lockRetryMs while they have items. "Sending" markers
+    left by a drainer that died are reset whenever the lock is taken (start-up included).
+
+    \section Faults of the database
+    A file that cannot be opened as an outbox (not a database, corrupt, an unknown schema
+    version) is renamed to \c{<databasePath>.broken-<UTC time>} (with its -wal and -shm),
+    the reason is logged in \c{keeptrying.outbox}, a fresh outbox is used, and
+    databaseRecovered() tells the app (queued, so connect right after construction). When
+    even a fresh one cannot be made (an unwritable directory, no QSQLITE driver), the app
+    still runs: isUsable() is false, enqueue() returns OutboxError::DatabaseUnusable and
+    openFailed() says why. A full disk makes enqueue() fail with OutboxError::DiskFull,
+    keeping everything stored before.
+
+    Lives in one thread (the manager's): its database connection is that thread's.
+*/
+class KEEPTRYING_NETWORK_EXPORT Outbox : public QObject
+{
+    Q_OBJECT
+    Q_PROPERTY(int pendingCount READ pendingCount NOTIFY pendingCountChanged)
+    Q_PROPERTY(int deadLetterCount READ deadLetterCount NOTIFY deadLetterCountChanged)
+    Q_PROPERTY(QString lastError READ lastError NOTIFY lastErrorChanged)
+    Q_PROPERTY(bool usable READ isUsable CONSTANT)
+
+public:
+    /*! Limits and schedules; times in milliseconds, sizes in bytes. */
+    struct Settings
+    {
+        /*! Largest body enqueue() accepts (default 1 MiB); larger ones are refused with
+            OutboxError::BodyTooLarge. */
+        qint64 maxBodyBytes = 1024 * 1024;
+        /*! Largest size of the database file; 0 (the default) means no bound beyond the
+            disk's. Past it enqueue() fails with OutboxError::DiskFull (SQLite's
+            max_page_count). */
+        qint64 maxDatabaseBytes = 0;
+        /*! Items older than this become dead letters with the reason "expired"; 0 (the
+            default) means never. Unlike Workbox's silent 7 days, an expired item stays
+            visible in deadLetters() until the app discards it. */
+        qint64 maxAgeMs = 0;
+        /*! Backoff of the outbox's own retries, after the manager gave up on a replay. */
+        qint64 initialRetryDelayMs = 1000;
+        qint64 maxRetryDelayMs = 300000;
+        /*! 409 answers in a row after which an item becomes a dead letter. */
+        int maxConflictRetries = 10;
+        /*! Replays in flight at once (each of another resource). */
+        int maxConcurrentReplays = 4;
+        /*! The longest one replay may take, retries and waits for connectivity included,
+            before it counts as a connectivity fault and the item waits for the next
+            trigger (RetryPolicy::deadlineMs; the shorter of this and the manager's own
+            deadline). Keeps a replay from hanging while offline. */
+        qint64 replayDeadlineMs = 60000;
+        /*! How often an outbox that has items but not the drain lock tries to take it. */
+        qint64 lockRetryMs = 500;
+        /*! false: enqueue() commits with \c{synchronous=NORMAL} instead of FULL (faster,
+            not safe against power loss; see the class comment). For benchmarks and
+            throwaway data. */
+        bool fullSync = true;
+    };
+
+    /*!
+        Opens (or creates) the outbox in the SQLite file \a databasePath and starts draining
+        it through \a manager (not owned; it must outlive the outbox). Never fails: see
+        "Faults of the database" above for what happens to a file it cannot use. Items
+        marked as being sent by a run that died are queued again; draining starts from the
+        event loop.
+    */
+    Outbox(const QString &databasePath, RetryingNetworkAccessManager *manager,
+           QObject *parent = nullptr);
+    ~Outbox() override;
+
+    QString databasePath() const;
+    /*! False when no database could be opened at all; enqueue() then always fails. */
+    bool isUsable() const;
+    /*! Why the previous file was put aside at start-up, or empty (see databaseRecovered()). */
+    QString recoveryReason() const;
+
+    Settings settings() const;
+    /*! Applies at once (maxDatabaseBytes too) and to items queued already. */
+    void setSettings(const Settings &settings);
+
+    /*! Called with each replay's request just before it is sent, to add credentials
+        (e.g. \c{Authorization: Bearer <current token>}). Runs in the outbox's thread. */
+    void setSigner(std::function<void(QNetworkRequest &)> signer);
+    /*! Decides whether a non-2xx answer \a httpStatus to \a item counts as delivered, e.g.
+        404 or 410 to a DELETE (deleteGoneIsSuccess()). Not asked for 2xx, nor without an
+        HTTP answer. */
+    void setSuccessPredicate(std::function<bool(const OutboxItem &item, int httpStatus)> predicate);
+    /*! A success predicate: 404 and 410 to a DELETE mean the resource is gone, as wanted. */
+    static bool deleteGoneIsSuccess(const OutboxItem &item, int httpStatus);
+
+    /*!
+        Stores the write \a method \a request \a body and returns once it is committed, with
+        its id; or refuses it, storing nothing (see OutboxError). Only the method, URL,
+        headers and body are kept (not the request's attributes). An Idempotency-Key header
+        on \a request becomes the item's key; enqueueing the same request with the same key
+        while it is still queued returns the queued item's id instead of a second item.
+        The item is sent at once when its turn has come and its origin is reachable.
+    */
+    OutboxEnqueueResult enqueue(const QByteArray &method, const QNetworkRequest &request,
+                                const QByteArray &body = QByteArray(),
+                                const OutboxEnqueueOptions &options = OutboxEnqueueOptions());
+
+    /*! Sends now every item whose turn it is, without waiting for a retry timer (a "sync
+        now" button). Items already being sent are not sent again. */
+    void flush();
+
+    /*! Items not delivered and not dead letters (queued, sending, waiting to retry). */
+    int pendingCount() const;
+    int deadLetterCount() const;
+    /*! Age of the oldest pending item in milliseconds, -1 when there is none. */
+    qint64 oldestPendingAgeMs() const;
+    /*! The last error of a replay or of the database, or empty. */
+    QString lastError() const;
+
+    /*! Pending items, in the order they will be sent (per resource). */
+    QList<OutboxItem> items() const;
+    /*! Dead letters, oldest first. */
+    QList<OutboxItem> deadLetters() const;
+    /*! The item \a id, pending or dead; one with id 0 when there is none. */
+    OutboxItem item(qint64 id) const;
+    /*! The state of what the app did to \a resourceKey: pending items (Queued, Sending or
+        WaitingToRetry, the first one's) before dead letters; Queued with no item means
+        nothing is waiting. Use hasPending() and hasDeadLetters() to tell. */
+    OutboxItem::State resourceState(const QString &resourceKey) const;
+    /*! Pending items of \a resourceKey. */
+    int pendingCount(const QString &resourceKey) const;
+    bool hasDeadLetters(const QString &resourceKey) const;
+
+    /*! Removes the dead letter \a id for good. False when \a id is not a dead letter. */
+    bool discard(qint64 id);
+    /*! Queues the dead letter \a id again, with its Idempotency-Key, after the items queued
+        now; its attempts start again from 0 and its age (createdAt, for maxAgeMs) from now.
+        False when \a id is not a dead letter.
+        A server that stored its answer to that key will give the same answer again. */
+    bool requeue(qint64 id);
+
+Q_SIGNALS:
+    /*! The item \a id was committed by enqueue() in this process. */
+    void itemAdded(qint64 id);
+    /*! The item \a id was answered with success (\a httpStatus) and removed. */
+    void itemDelivered(qint64 id, int httpStatus);
+    /*! The item \a id became a dead letter: \a httpStatus (0 if none) and \a reason. */
+    void itemDeadLettered(qint64 id, int httpStatus, const QString &reason);
+    /*! The queued item \a id was replaced (coalescing) or cancelled (a DELETE) by \a byId,
+        and removed without being sent. */
+    void itemSuperseded(qint64 id, qint64 byId);
+    /*! The item \a id changed state (see OutboxItem::State). */
+    void itemStateChanged(qint64 id, KeepTrying::OutboxItem::State state);
+    void pendingCountChanged(int count);
+    void deadLetterCountChanged(int count);
+    void lastErrorChanged(const QString &error);
+    /*! The database file could not be used and was renamed to \a keptAsidePath; a fresh
+        outbox is in use. Emitted from the event loop after construction. */
+    void databaseRecovered(const QString &reason, const QString &keptAsidePath);
+    /*! No database could be opened at all (isUsable() is false). Emitted from the event
+        loop after construction. */
+    void openFailed(const QString &reason);
+
+private:
+    Q_DECLARE_PRIVATE(Outbox)
+    std::unique_ptr<OutboxPrivate> d_ptr;
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_OUTBOX_H

@@ -1,0 +1,80 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_OUTBOX_P_H
+#define KEEPTRYING_OUTBOX_P_H
+
+#include "outboxstore_p.h"
+
+#include <KeepTrying/outbox.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtCore/QHash>
+#include <QtCore/QLockFile>
+#include <QtCore/QPointer>
+#include <QtCore/QTimer>
+#include <QtNetwork/QNetworkReply>
+
+namespace KeepTrying {
+
+/*!
+    The Outbox's drain loop. drain() is the one place that sends: it takes the drain lock,
+    resets markers a dead drainer left, expires, then sends the first due item of each
+    resource that is reachable (marked Sending in the database first), and releases the
+    lock when nothing is in flight. Every trigger only schedules drain(); replyFinished()
+    records the outcome and calls it again.
+*/
+class OutboxPrivate
+{
+    Q_DECLARE_PUBLIC(Outbox)
+
+public:
+    OutboxPrivate(Outbox *q, const QString &path, RetryingNetworkAccessManager *manager);
+
+    void scheduleDrain();
+    void drain();
+    void send(const OutboxItem &item);
+    void replyFinished(qint64 id, QNetworkReply *reply);
+    void retryLater(const OutboxItem &item, const QString &error, qint64 retryAfterMs,
+                    bool conflict);
+    void deadLetter(const OutboxItem &item, int status, const QByteArray &body,
+                    const QString &reason, bool countAttempt);
+    bool isExpired(const OutboxItem &item, qint64 now) const;
+    void expire(qint64 now);
+    void armWakeTimer(qint64 now, bool waitingForReachability);
+    void refreshCounts();
+    void setLastError(const QString &error);
+    bool tryLock();
+    void releaseLock();
+
+    Outbox *q_ptr;
+    QString path;
+    QPointer<RetryingNetworkAccessManager> manager;
+    OutboxStore store;
+    Outbox::Settings settings;
+    std::function<void(QNetworkRequest &)> signer;
+    std::function<bool(const OutboxItem &, int)> successPredicate;
+    QLockFile lock;
+    bool usable = false;
+    QString recoveryReason;
+    QString keptAsidePath;
+    QString openFailure;
+
+    struct Flight
+    {
+        OutboxItem item;
+        QPointer<QNetworkReply> reply;
+    };
+    QHash<qint64, Flight> inFlight;
+    QTimer wakeTimer;
+    bool drainScheduled = false;
+    bool draining = false; // drain() is on the stack: a nested call only asks for another pass
+    bool drainAgain = false;
+
+    OutboxStore::Counts counts;
+    QString lastError;
+};
+
+} // namespace KeepTrying
+
+#endif // KEEPTRYING_OUTBOX_P_H
