@@ -637,6 +637,7 @@ void tst_DemoServer::removeTagById()
     QCOMPARE(send("DELETE", path, {}, auth()).status, 404); // no longer on the entry
     QCOMPARE(send("DELETE", QStringLiteral("/api/entries/99999/tags/1.json"), {}, auth()).status,
              404);
+}
 
 void tst_DemoServer::entryWritesInOrder()
 {
