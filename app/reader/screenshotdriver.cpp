@@ -8,6 +8,7 @@
 #include "library/syncengine.h"
 #include "ui/articlelistmodel.h"
 #include "ui/developerwindow.h"
+#include "ui/filterpane.h"
 #include "ui/mainwindow.h"
 
 #include <KeepTrying/retrybanner.h>
@@ -269,6 +270,12 @@ bool ScreenshotDriver::save(QWidget *widget)
         return false;
     }
     printLine(stdout, QStringLiteral("screenshot: %1").arg(m_file));
+    // What the filter pane showed in it, for tests that check the counts beside the list.
+    QStringList counts;
+    const QList<QPair<QString, int>> shown = m_window->filterPane()->shownCounts();
+    for (const auto &[name, count] : shown)
+        counts << QStringLiteral("%1=%2").arg(name).arg(count);
+    printLine(stdout, QStringLiteral("filters: %1").arg(counts.join(QStringLiteral("; "))));
     return true;
 }
 

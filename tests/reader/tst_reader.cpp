@@ -4,9 +4,13 @@
 #include <KeepTrying/Demo/demoserver.h>
 
 #include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
 #include <QtCore/QRegularExpression>
+#include <QtCore/QSet>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
 #include <QtNetwork/QTcpServer>
@@ -22,6 +26,7 @@ class tst_Reader : public QObject
 private Q_SLOTS:
     void initTestCase();
     void loadsLibrary();
+    void filterCountsBesideTheList();
     void bannerShowsThenHides();
     void offlineBanner();
     void offlineThenBackOnline();
@@ -174,6 +179,56 @@ void tst_Reader::loadsLibrary()
     QVERIFY(run.out.at(0).section(QLatin1Char(':'), -1) !=
             run.out.at(1).section(QLatin1Char(':'), -1));
     checkScreenshot(shot);
+}
+
+void tst_Reader::filterCountsBesideTheList()
+{
+    // The counts in the filter pane come from the same store as the list, in the same turn
+    // of the event loop: a screenshot of the loaded list shows them, and the sample
+    // library's tags, not zeros beside 41 articles.
+    DemoServer sample; // registers the sample library's resources
+    QFile file(QStringLiteral(":/demo/articles/articles.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray articles =
+        QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("articles")).toArray();
+    QVERIFY(articles.size() >= 40);
+    int unread = 0;
+    int starred = 0;
+    int archived = 0;
+    QSet<QString> tags;
+    for (const QJsonValue &value : articles) {
+        const QJsonObject a = value.toObject();
+        archived += a.value(QLatin1String("is_archived")).toBool() ? 1 : 0;
+        unread += a.value(QLatin1String("is_archived")).toBool() ? 0 : 1;
+        starred += a.value(QLatin1String("is_starred")).toBool() ? 1 : 0;
+        const QJsonArray labels = a.value(QLatin1String("tags")).toArray();
+        for (const QJsonValue &label : labels)
+            tags.insert(label.toString());
+    }
+    QVERIFY(!tags.isEmpty());
+
+    const QString shot = m_dir.filePath(QStringLiteral("counts.png"));
+    const Run run = runReader({ QStringLiteral("--screenshot"), shot,
+                                QStringLiteral("--screenshot-when"), QStringLiteral("loaded"),
+                                QStringLiteral("--quit-after"), QStringLiteral("12000") });
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    const QStringList lines = run.out.filter(QRegularExpression(QStringLiteral("^filters: ")));
+    QCOMPARE(lines.size(), 1);
+    QHash<QString, int> shown;
+    int tagsShown = 0;
+    const QStringList entries = lines.constFirst().mid(9).split(QStringLiteral("; "));
+    for (const QString &entry : entries) {
+        const QString name = entry.section(QLatin1Char('='), 0, -2);
+        shown.insert(name, entry.section(QLatin1Char('='), -1).toInt());
+        if (name.startsWith(QLatin1String("# ")))
+            ++tagsShown;
+    }
+    QCOMPARE(shown.value(QStringLiteral("Unread"), -1), unread);
+    QCOMPARE(shown.value(QStringLiteral("Starred"), -1), starred);
+    QCOMPARE(shown.value(QStringLiteral("Archive"), -1), archived);
+    QCOMPARE(shown.value(QStringLiteral("All"), -1), int(articles.size()));
+    QCOMPARE(tagsShown, int(tags.size()));
+    QVERIFY(run.out.contains(QStringLiteral("loaded %1 articles").arg(unread)));
 }
 
 void tst_Reader::bannerShowsThenHides()

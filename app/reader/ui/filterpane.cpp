@@ -59,7 +59,11 @@ FilterPane::FilterPane(LocalStore *store, QWidget *parent) : QListWidget(parent)
     m_updateSoon.setSingleShot(true);
     m_updateSoon.setInterval(0);
     connect(&m_updateSoon, &QTimer::timeout, this, &FilterPane::updateCounts);
-    connect(store, &LocalStore::reset, &m_updateSoon, qOverload<>(&QTimer::start));
+    // A refresh is one reset, with the list reloaded in the same turn of the event loop: the
+    // counts follow in that same turn, or a screenshot (or a user's glance) taken then
+    // shows zeros beside a full list. A burst of single changes (confirmations) is read
+    // once, from the event loop.
+    connect(store, &LocalStore::reset, this, &FilterPane::updateCounts);
     connect(store, &LocalStore::articleChanged, &m_updateSoon, qOverload<>(&QTimer::start));
     connect(this, &QListWidget::currentItemChanged, this,
             [this](QListWidgetItem *current) { chosen(current); });
@@ -68,6 +72,7 @@ FilterPane::FilterPane(LocalStore *store, QWidget *parent) : QListWidget(parent)
 
 void FilterPane::updateCounts()
 {
+    m_updateSoon.stop();
     m_updating = true;
     const LocalStore::Counts counts = m_store->counts();
     clear();
@@ -101,6 +106,21 @@ void FilterPane::updateCounts()
             setCurrentItem(item);
     }
     m_updating = false;
+    // A view lays new items out from a timer; do it now, or a grab in this same turn shows
+    // an empty pane.
+    doItemsLayout();
+}
+
+QList<QPair<QString, int>> FilterPane::shownCounts() const
+{
+    QList<QPair<QString, int>> shown;
+    for (int row = 0; row < count(); ++row) {
+        const QVariant n = item(row)->data(CountRole);
+        // Laid out, so painted (or a scroll away): an item without a place is not shown.
+        if (n.isValid() && !visualItemRect(item(row)).isEmpty())
+            shown.append({ item(row)->text(), n.toInt() });
+    }
+    return shown;
 }
 
 void FilterPane::select(LocalStore::View view, const QString &tag)

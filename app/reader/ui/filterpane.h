@@ -27,6 +27,8 @@ public:
     QString tag() const { return m_tag; }
     /*! Moves the keyboard focus to the first tag (g t). */
     void focusTags();
+    /*! What the pane shows: each view and tag ("# label") with its count, top to bottom. */
+    QList<QPair<QString, int>> shownCounts() const;
     /*! Reads the counts again from the store. */
     void updateCounts();
 
