@@ -3,9 +3,9 @@
 
 #include "library/builtinserver.h"
 #include "library/credentialstore.h"
-#include "library/directchangequeue.h"
 #include "library/imagestore.h"
 #include "library/localstore.h"
+#include "library/outboxchangequeue.h"
 #include "library/requestlog.h"
 #include "library/syncengine.h"
 #include "library/wallabagclient.h"
@@ -23,6 +23,7 @@
 #include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QEventLoop>
+#include <QtCore/QFile>
 #include <QtCore/QSettings>
 #include <QtCore/QStandardPaths>
 #include <QtCore/QTextStream>
@@ -93,13 +94,14 @@ QString readPassword(const QString &username, const QUrl &server)
 
 // The reader's database for one account: one file per user and server, so that two
 // accounts never mix their articles. The built-in demo library has one of its own.
-QString databasePath(const QString &account)
+// The account's file \a kind ("library", "outbox") in the reader's data directory.
+QString databasePath(const QString &account, const QString &kind = QStringLiteral("library"))
 {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     QDir().mkpath(dir);
     const QByteArray hash =
         QCryptographicHash::hash(account.toUtf8(), QCryptographicHash::Sha256).toHex().left(16);
-    return QDir(dir).filePath(QStringLiteral("library-%1.sqlite").arg(QString::fromLatin1(hash)));
+    return QDir(dir).filePath(QStringLiteral("%1-%2.sqlite").arg(kind, QString::fromLatin1(hash)));
 }
 
 } // namespace
@@ -367,7 +369,17 @@ int main(int argc, char *argv[])
     WallabagClient client(&manager);
     client.setServer(server, credentials);
     ImageStore images(&client);
-    DirectChangeQueue queue(&client, &manager);
+    // The user's changes, durable: one outbox per account. The built-in server starts afresh
+    // on a new port every run, so what an earlier run queued for it points at a server that
+    // is gone: start its outbox empty, and the store's pending fields are queued again for
+    // this run's server (SyncEngine::start).
+    const QString outboxPath = databasePath(account, QStringLiteral("outbox"));
+    if (!ownServer) {
+        for (const QString &suffix :
+             { QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral(".lock") })
+            QFile::remove(outboxPath + suffix);
+    }
+    OutboxChangeQueue queue(&client, &manager, outboxPath);
     SyncEngine engine(&client, &store, &queue);
     RequestLog requestLog(&manager);
     CredentialStore secrets(QStringLiteral("KeepTrying Reader"),

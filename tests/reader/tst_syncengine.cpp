@@ -4,14 +4,18 @@
 #include "demoserverthread.h"
 #include "testhelpers.h"
 
-#include "library/directchangequeue.h"
 #include "library/localstore.h"
+#include "library/outboxchangequeue.h"
 #include "library/syncengine.h"
 #include "library/wallabagclient.h"
 
 #include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/outbox.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
+#include <QtCore/QJsonArray>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QTemporaryDir>
 #include <QtCore/QUrlQuery>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -40,6 +44,8 @@ private Q_SLOTS:
     void expiredTokenIsRenewedUnnoticed();
     void wrongPasswordInWords();
     void pendingChangesResumeAtStart();
+    void offlineChangesSurviveAQuit();
+    void deleteCancelsQueuedChanges();
 
 private:
     void makeEngine(const QString &password = DemoServer::demoPassword());
@@ -50,12 +56,15 @@ private:
     std::unique_ptr<KeepTrying::RetryingNetworkAccessManager> m_manager;
     std::unique_ptr<WallabagClient> m_client;
     std::unique_ptr<LocalStore> m_store;
-    std::unique_ptr<DirectChangeQueue> m_queue;
+    std::unique_ptr<OutboxChangeQueue> m_queue;
+    QTemporaryDir m_dir;
     std::unique_ptr<SyncEngine> m_engine;
 };
 
 void tst_SyncEngine::init()
 {
+    QVERIFY(m_dir.isValid());
+    QFile::remove(m_dir.filePath(QStringLiteral("outbox.sqlite")));
     m_server = std::make_unique<KeepTrying::Test::DemoServerThread>();
     QVERIFY(m_server->listen() != 0);
     m_store = std::make_unique<LocalStore>();
@@ -75,7 +84,8 @@ void tst_SyncEngine::makeEngine(const QString &password)
     m_client->setServer((*m_server)->baseUrl(),
                         { DemoServer::demoClientId(), DemoServer::demoClientSecret(),
                           DemoServer::demoUsername(), password });
-    m_queue = std::make_unique<DirectChangeQueue>(m_client.get(), m_manager.get());
+    m_queue = std::make_unique<OutboxChangeQueue>(m_client.get(), m_manager.get(),
+                                                  m_dir.filePath(QStringLiteral("outbox.sqlite")));
     m_engine = std::make_unique<SyncEngine>(m_client.get(), m_store.get(), m_queue.get());
     m_engine->setPageSize(10);
     m_engine->setPrefetchContent(false);
@@ -241,15 +251,18 @@ void tst_SyncEngine::refusedChangeIsFailedWithReason()
     QVERIFY(refresh());
     const bool wasStarred = m_store->article(7).starred;
     (*m_server)->addFault(QStringLiteral("method=PATCH,status=403"));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("dead letter: HTTP 403")));
     m_engine->setStarred(7, !wasStarred);
     QTRY_COMPARE_WITH_TIMEOUT(m_store->article(7).syncState, SyncState::Failed, 5000);
     QVERIFY2(m_store->article(7).syncError.contains(QLatin1String("does not let this account")),
              qPrintable(m_store->article(7).syncError));
     QCOMPARE(requests("PATCH", QStringLiteral("/api/entries/7")).size(), 1); // not retried
     QCOMPARE(m_queue->waitingCount(), 0);
+    QCOMPARE(m_queue->outbox()->deadLetterCount(), 1); // kept until the user decides
     m_engine->undo(7);
     QCOMPARE(m_store->article(7).starred, wasStarred);
     QCOMPARE(m_store->article(7).syncState, SyncState::Saved);
+    QCOMPARE(m_queue->outbox()->deadLetterCount(), 0); // and gone once they did
 }
 
 void tst_SyncEngine::expiredTokenIsRenewedUnnoticed()
@@ -280,20 +293,111 @@ void tst_SyncEngine::wrongPasswordInWords()
 
 void tst_SyncEngine::pendingChangesResumeAtStart()
 {
+    // A change the store marks waiting that the outbox does not hold (made before the
+    // queue could keep it) is queued again at start, and goes out once.
     QVERIFY(refresh());
-    m_manager->setSimulatedOffline(true);
     const bool wasStarred = m_store->article(8).starred;
-    m_engine->setStarred(8, !wasStarred);
-    // The reader quits with the change waiting (the in-memory queue loses it) ...
+    m_store->setStarred(8, !wasStarred); // the store alone, as if the queue never saw it
     makeEngine();
-    QCOMPARE(m_queue->waitingCount(), 0);
     QCOMPARE(m_store->article(8).syncState, SyncState::Waiting);
-    // ... and starts again: the store still knows, and the change goes out once.
     m_engine->start();
     QTRY_COMPARE_WITH_TIMEOUT(m_store->article(8).syncState, SyncState::Saved, 5000);
     QCOMPARE(requests("PATCH", QStringLiteral("/api/entries/8")).size(), 1);
     QVERIFY(refresh());
     QCOMPARE(m_store->article(8).starred, !wasStarred);
+}
+
+void tst_SyncEngine::offlineChangesSurviveAQuit()
+{
+    // Star and archive while offline, quit (the whole stack goes), start again, go online:
+    // each change reaches the server exactly once, with the key it was queued with, and
+    // nothing is refused or handed to the user to deal with.
+    QVERIFY(refresh());
+    QVERIFY(m_queue->isOpen());
+    (*m_server)->resetStats();
+    const bool starred8 = m_store->article(8).starred;
+    const bool starred9 = m_store->article(9).starred;
+    m_manager->setSimulatedOffline(true);
+    m_engine->setStarred(8, !starred8);
+    m_engine->setStarred(8, starred8);
+    m_engine->setStarred(8, !starred8); // three toggles: one PATCH with the last value
+    m_engine->setArchived(9, true);
+    m_engine->setStarred(9, !starred9);
+    QCOMPARE(m_queue->waitingCount(), 3);
+    QList<QByteArray> keys;
+    const QList<KeepTrying::OutboxItem> queued = m_queue->outbox()->items();
+    for (const KeepTrying::OutboxItem &item : queued)
+        keys << item.idempotencyKey;
+    QCOMPARE(keys.size(), 3);
+    QTest::qWait(200);
+    QCOMPARE((*m_server)->stats().value(QLatin1String("writes_applied")).toInt(), 0);
+
+    // Quit: every part of the reader goes, the manager too.
+    m_engine.reset();
+    m_queue.reset();
+    m_client.reset();
+    m_manager.reset();
+    // Start again, offline at first.
+    makeEngine();
+    m_manager->setSimulatedOffline(true);
+    m_engine->start();
+    QTest::qWait(200);
+    QCOMPARE((*m_server)->stats().value(QLatin1String("writes_applied")).toInt(), 0);
+    QCOMPARE(m_store->article(8).syncState, SyncState::Waiting);
+    QCOMPARE(m_store->article(9).syncState, SyncState::Waiting);
+    m_manager->setSimulatedOffline(false);
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->isOpen() && m_queue->waitingCount() == 0, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_store->article(8).syncState, SyncState::Saved, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_store->article(9).syncState, SyncState::Saved, 5000);
+
+    const QJsonObject stats = (*m_server)->stats();
+    QCOMPARE(stats.value(QLatin1String("writes_applied")).toInt(), 3);
+    QCOMPARE(stats.value(QLatin1String("duplicate_writes_rejected")).toInt(), 0);
+    const QJsonObject writes = stats.value(QLatin1String("entry_writes")).toObject();
+    const QJsonArray to8 = writes.value(QLatin1String("8")).toArray();
+    const QJsonArray to9 = writes.value(QLatin1String("9")).toArray();
+    QCOMPARE(to8.size(), 1);
+    QCOMPARE(to9.size(), 2);
+    QSet<QByteArray> applied;
+    for (const QJsonArray &list : { to8, to9 }) {
+        for (const QJsonValue &write : list) {
+            QCOMPARE(write.toObject().value(QLatin1String("method")).toString(),
+                     QStringLiteral("PATCH"));
+            applied
+                << write.toObject().value(QLatin1String("idempotency_key")).toString().toLatin1();
+        }
+    }
+    QCOMPARE(applied, QSet<QByteArray>(keys.cbegin(), keys.cend())); // the keys queued offline
+    QCOMPARE(m_queue->outbox()->deadLetterCount(), 0);
+    QVERIFY(m_store->failedArticles().isEmpty());
+    // The server agrees with what the user did, in the order they did it.
+    QVERIFY(refresh());
+    QCOMPARE(m_store->article(8).starred, !starred8);
+    QCOMPARE(m_store->article(9).starred, !starred9);
+    QVERIFY(m_store->article(9).archived);
+}
+
+void tst_SyncEngine::deleteCancelsQueuedChanges()
+{
+    QVERIFY(refresh());
+    (*m_server)->resetStats();
+    m_manager->setSimulatedOffline(true);
+    m_engine->setStarred(10, !m_store->article(10).starred);
+    m_engine->setArchived(10, true);
+    m_engine->remove(10);
+    QCOMPARE(m_queue->waitingCount(), 1); // the DELETE alone
+    m_manager->setSimulatedOffline(false);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 10000);
+    const QJsonArray writes = (*m_server)
+                                  ->stats()
+                                  .value(QLatin1String("entry_writes"))
+                                  .toObject()
+                                  .value(QLatin1String("10"))
+                                  .toArray();
+    QCOMPARE(writes.size(), 1);
+    QCOMPARE(writes.first().toObject().value(QLatin1String("method")).toString(),
+             QStringLiteral("DELETE"));
+    QCOMPARE(m_store->article(10).id, 0);
 }
 
 QTEST_GUILESS_MAIN(tst_SyncEngine)

@@ -32,15 +32,15 @@ struct Change
 
 /*
     Where the sync engine sends the user's changes: the seam between the reader and the way
-    writes reach the server. Today's implementation (DirectChangeQueue) keeps them in memory
-    and sends them through the WallabagClient; the library's durable Outbox will take its
-    place without the engine changing.
+    writes reach the server. The reader's implementation is OutboxChangeQueue, over the
+    library's durable Outbox; tests may put another one in its place.
 
     A queue coalesces: a change that replaces one still waiting (two star toggles of one
     article) leaves one change, with the last value. It reports each change's end once:
-    confirmed() with the server's answer, or refused() with the reason in words for what
-    trying again cannot fix. Changes that meet a connectivity fault or a server error keep
-    waiting and are never reported as refused.
+    confirmed() with the server's answer (emitted only once no later change of the same
+    kind to that article waits, so the field is no longer pending), or refused() with the reason in
+   words for what trying again cannot fix. Changes that meet a connectivity fault or a server error
+   keep waiting and are never reported as refused.
 */
 class ChangeQueue : public QObject
 {
@@ -54,15 +54,19 @@ public:
     virtual void enqueue(const Change &change) = 0;
     /*! Changes not confirmed or refused yet (the one being sent included). */
     virtual int waitingCount() const = 0;
-    /*! True when the queue keeps its changes across a restart (the Outbox); false when the
-        engine must enqueue the store's pending changes again at start. */
-    virtual bool isDurable() const = 0;
-    /*! Forgets the waiting changes of \a articleId that are not on their way yet (the user
-        undid them). */
+    /*! True when the queue holds a change of \a kind to \a articleId, waiting or refused:
+        the engine then does not enqueue the store's pending field again at start. */
+    virtual bool holds(qint64 articleId, Change::Kind kind) const = 0;
+    /*! False while the queue cannot tell yet what it holds (before opened()). */
+    virtual bool isOpen() const { return true; }
+    /*! Forgets the refused changes of \a articleId (the user undid or discarded them). */
     virtual void discard(qint64 articleId) = 0;
 
 Q_SIGNALS:
     void waitingCountChanged(int count);
+    /*! The queue can now tell what it holds (holds()); the engine enqueues the store's
+        pending fields it does not hold. */
+    void opened();
     /*! The server applied \a change; \a entry is its answer (the entry, or empty). */
     void confirmed(const Change &change, const QJsonObject &entry);
     /*! The server refused \a change; \a reason says why in words. */

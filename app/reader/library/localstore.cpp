@@ -544,6 +544,14 @@ void LocalStore::confirm(qint64 id, Field field, const QJsonObject &entry, const
     Q_EMIT articleChanged(id);
 }
 
+void LocalStore::setServerFlag(qint64 id, Field field, bool value)
+{
+    if (field == Field::Starred)
+        exec(QStringLiteral("UPDATE articles SET server_starred = ? WHERE id = ?"), { value, id });
+    else if (field == Field::Archived)
+        exec(QStringLiteral("UPDATE articles SET server_archived = ? WHERE id = ?"), { value, id });
+}
+
 void LocalStore::fail(qint64 id, Field field, const QString &reason)
 {
     QStringList pending = pendingOf(id);

@@ -109,6 +109,9 @@ public:
         a later change of the same field waits, so the field stays pending. */
     void confirm(qint64 id, Field field, const QJsonObject &entry, const QUrl &server,
                  bool stillPending = false);
+    /*! The server now has \a value for \a field (Starred or Archived) of \a id: what Undo
+        goes back to. For confirmations that come without the server's entry. */
+    void setServerFlag(qint64 id, Field field, bool value);
     /*! The server refused \a field of \a id for \a reason: the article shows Failed. */
     void fail(qint64 id, Field field, const QString &reason);
     /*! Undo: the article shows the server's version again, nothing pending. */

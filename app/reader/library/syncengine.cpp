@@ -52,6 +52,7 @@ SyncEngine::SyncEngine(WallabagClient *client, LocalStore *store, ChangeQueue *q
 {
     connect(queue, &ChangeQueue::confirmed, this, &SyncEngine::changeConfirmed);
     connect(queue, &ChangeQueue::refused, this, &SyncEngine::changeRefused);
+    connect(queue, &ChangeQueue::opened, this, &SyncEngine::enqueueUnheldPending);
 }
 
 SyncEngine::~SyncEngine()
@@ -92,22 +93,35 @@ void SyncEngine::setPrefetchContent(bool prefetch)
 
 void SyncEngine::start()
 {
-    if (!m_queue->isDurable()) {
-        // What was waiting when the reader last quit is still marked so in the store.
-        const QList<LocalStore::Pending> pending = m_store->pendingChanges();
-        for (const LocalStore::Pending &p : pending) {
-            const Article a = m_store->article(p.id);
-            Change change;
-            change.kind = kindOf(p.field);
-            change.articleId = p.id;
-            change.flag = p.field == LocalStore::Field::Starred ? a.starred : a.archived;
-            change.tags = a.tags;
-            change.serverTagIds = a.tagIds;
-            change.url = a.url;
-            m_queue->enqueue(change);
-        }
-    }
+    if (m_queue->isOpen())
+        enqueueUnheldPending();
     refresh();
+}
+
+void SyncEngine::enqueueUnheldPending()
+{
+    // What the store marks waiting and the queue does not hold: changes made before the
+    // queue could keep them (it opens at the first sign-in), or whose confirmation was
+    // lost with a crash. Sent again with the value shown, which is what the user wants.
+    const QList<LocalStore::Pending> pending = m_store->pendingChanges();
+    for (const LocalStore::Pending &p : pending) {
+        const Change::Kind kind = kindOf(p.field);
+        if (m_queue->holds(p.id, kind))
+            continue;
+        const Article a = m_store->article(p.id);
+        if (a.syncState == SyncState::Failed)
+            continue; // refused: the user decides (Undo or Discard)
+        Change change;
+        change.kind = kind;
+        change.articleId = p.id;
+        change.flag = p.field == LocalStore::Field::Starred ? a.starred : a.archived;
+        change.tags = a.tags;
+        change.serverTagIds = a.tagIds;
+        change.url = a.url;
+        if (p.id < 0 && kind != Change::Kind::Add)
+            continue;
+        m_queue->enqueue(change);
+    }
 }
 
 void SyncEngine::setRefreshing(bool refreshing)
@@ -314,17 +328,17 @@ void SyncEngine::discard(qint64 id)
 
 void SyncEngine::changeConfirmed(const Change &change, const QJsonObject &entry)
 {
-    // A later change of the same field may wait behind this one: the field stays pending.
-    const Article shown = m_store->article(change.articleId);
-    bool stillPending = false;
-    if (change.kind == Change::Kind::Star)
-        stillPending = shown.starred != change.flag;
-    else if (change.kind == Change::Kind::Archive)
-        stillPending = shown.archived != change.flag;
-    else if (change.kind == Change::Kind::SetTags)
-        stillPending = shown.tags != change.tags;
-    m_store->confirm(change.articleId, fieldOf(change.kind), entry, m_client->server(),
-                     stillPending);
+    // The queue confirms a field once no later change of it waits: it is the server's now.
+    if (entry.isEmpty() && change.kind == Change::Kind::Star)
+        m_store->setServerFlag(change.articleId, LocalStore::Field::Starred, change.flag);
+    else if (entry.isEmpty() && change.kind == Change::Kind::Archive)
+        m_store->setServerFlag(change.articleId, LocalStore::Field::Archived, change.flag);
+    m_store->confirm(change.articleId, fieldOf(change.kind), entry, m_client->server(), false);
+    // The server's own version of what changed (a new entry's id, tag ids) comes with the
+    // next refresh.
+    if (entry.isEmpty() &&
+        (change.kind == Change::Kind::Add || change.kind == Change::Kind::SetTags))
+        QTimer::singleShot(0, this, &SyncEngine::refresh);
 }
 
 void SyncEngine::changeRefused(const Change &change, const QString &reason)

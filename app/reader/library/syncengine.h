@@ -44,8 +44,8 @@ public:
     LocalStore *store() const { return m_store; }
     ChangeQueue *queue() const { return m_queue; }
 
-    /*! Enqueues the store's pending changes again when the queue is not durable, then
-        refreshes. */
+    /*! Enqueues the store's pending changes the queue does not hold (now, or once it opens),
+        then refreshes. */
     void start();
     /*! Fetches what changed on the server; does nothing while a refresh runs. */
     void refresh();
@@ -94,6 +94,7 @@ private:
     void setRefreshing(bool refreshing);
     void prefetchNext();
     void enqueue(const Change &change);
+    void enqueueUnheldPending();
     void changeConfirmed(const Change &change, const QJsonObject &entry);
     void changeRefused(const Change &change, const QString &reason);
     QString key(const QString &what) const;

@@ -72,6 +72,20 @@ QUrl WallabagClient::apiUrl(const QString &path) const
     return url;
 }
 
+QNetworkRequest WallabagClient::writeRequest(const QUrl &url) const
+{
+    QNetworkRequest request(url);
+    request.setRawHeader("Accept", "application/json");
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    return request;
+}
+
+void WallabagClient::renewSignIn()
+{
+    m_accessToken.clear();
+    signIn();
+}
+
 QUrl WallabagClient::entriesUrl(const QList<QPair<QString, QString>> &query) const
 {
     QUrl url = apiUrl(QStringLiteral("api/entries.json"));
@@ -401,6 +415,12 @@ QString WallabagClient::describeError(QNetworkReply *reply, const QByteArray &bo
         return tr("The connection to %1 failed: %2. Check the server address.")
             .arg(serverName(), reply->errorString());
     }
+    return describeRefusal(
+        status, reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString(), what);
+}
+
+QString WallabagClient::describeRefusal(int status, const QString &reasonPhrase, Purpose what) const
+{
     if (status == 401)
         return tr("%1 no longer accepts this sign-in, even after signing in again. Check "
                   "the user name and password, then sign in again.")
@@ -416,8 +436,7 @@ QString WallabagClient::describeError(QNetworkReply *reply, const QByteArray &bo
         return tr("%1 has no wallabag API at this address. Check the server address: it "
                   "is the one you open wallabag at in a browser.")
             .arg(serverName());
-    const QString reason =
-        reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString().trimmed();
+    const QString reason = reasonPhrase.trimmed();
     if (status >= 500)
         return tr("%1 failed with an error of its own (%2 %3). Tell the server's "
                   "administrator.")

@@ -95,6 +95,21 @@ public:
     quint64 addEntry(const QUrl &url, Callback done);
     /*! DELETE api/entries/{id}/tags/{tagId}.json. */
     quint64 removeTag(qint64 id, int tagId, Callback done);
+    /*! The access token of the current sign-in, or empty before the first one: for the
+        Outbox's signer, which adds it to each replay of a write at send time. */
+    QByteArray accessToken() const { return m_accessToken; }
+    /*! Forgets the access token and signs in again (refresh-token grant, else the password):
+        for a write the server answered 401 outside a call of this client. */
+    void renewSignIn();
+    /*! The URL of \a path (e.g. "api/entries/4.json") under the server, keeping a path
+        prefix such as https://host/wallabag/. */
+    QUrl apiUrl(const QString &path) const;
+    /*! A write to send outside this client (the Outbox): JSON accept and content type, no
+        credentials (the signer adds them). */
+    QNetworkRequest writeRequest(const QUrl &url) const;
+    /*! Words for a write the server refused with HTTP \a status (\a reasonPhrase, may be
+        empty): what went wrong and what the user can do. */
+    QString describeRefusal(int status, const QString &reasonPhrase, Purpose what) const;
     /*! The reply of call \a id's current attempt at the manager, or null (not sent yet,
         waiting for a token, or finished). */
     QNetworkReply *replyOf(quint64 id) const;
@@ -132,7 +147,6 @@ private:
     void finished(quint64 id, QNetworkReply *reply);
     void tokenFinished(QNetworkReply *reply, bool refresh);
     void flushWaitingForToken(const QString &failure);
-    QUrl apiUrl(const QString &path) const;
     QNetworkRequest request(const QUrl &url, Waiting waiting) const;
     QString describeError(QNetworkReply *reply, const QByteArray &body, Purpose what) const;
     QString describeSignInError(QNetworkReply *reply, const QByteArray &body) const;

@@ -1,0 +1,343 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "outboxchangequeue.h"
+
+#include "wallabagclient.h"
+
+#include <KeepTrying/outbox.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtCore/QJsonDocument>
+#include <QtCore/QLoggingCategory>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QTimer>
+
+Q_LOGGING_CATEGORY(lcChanges, "keeptrying.reader.changes", QtWarningMsg)
+
+using KeepTrying::Outbox;
+using KeepTrying::OutboxEnqueueOptions;
+using KeepTrying::OutboxItem;
+
+namespace {
+
+QString resourceOf(qint64 articleId)
+{
+    return QStringLiteral("entry/%1").arg(articleId);
+}
+
+QString coalescingOf(qint64 articleId, Change::Kind kind)
+{
+    switch (kind) {
+    case Change::Kind::Star:
+        return resourceOf(articleId) + QStringLiteral("/starred");
+    case Change::Kind::Archive:
+        return resourceOf(articleId) + QStringLiteral("/archive");
+    case Change::Kind::SetTags:
+        return resourceOf(articleId) + QStringLiteral("/tags");
+    case Change::Kind::Delete:
+    case Change::Kind::Add:
+        break;
+    }
+    return QString();
+}
+
+} // namespace
+
+OutboxChangeQueue::OutboxChangeQueue(WallabagClient *client,
+                                     KeepTrying::RetryingNetworkAccessManager *manager,
+                                     const QString &databasePath, QObject *parent)
+    : ChangeQueue(parent), m_client(client), m_manager(manager), m_path(databasePath)
+{
+    connect(client, &WallabagClient::signedInChanged, this, [this](bool signedIn) {
+        if (!signedIn)
+            return;
+        if (!m_outbox) {
+            open();
+            return;
+        }
+        // A new token: the items refused with 401 go again, with their keys.
+        const QList<qint64> renewed = m_renewed.values();
+        for (qint64 id : renewed) {
+            if (m_outbox->item(id).state == OutboxItem::State::DeadLetter &&
+                m_outbox->requeue(id)) {
+                m_items[id].dead = false;
+            }
+        }
+        countChanged();
+    });
+    if (client->isSignedIn())
+        QTimer::singleShot(0, this, [this] {
+            if (!m_outbox)
+                open();
+        });
+}
+
+OutboxChangeQueue::~OutboxChangeQueue() = default;
+
+bool OutboxChangeQueue::isOpen() const
+{
+    return m_outbox != nullptr;
+}
+
+void OutboxChangeQueue::open()
+{
+    m_outbox = std::make_unique<Outbox>(m_path, m_manager);
+    m_outbox->setSigner([client = m_client](QNetworkRequest &request) {
+        const QByteArray token = client->accessToken();
+        if (!token.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + token);
+    });
+    // Gone already (deleted here or elsewhere, or a tag removed meanwhile): as wanted.
+    m_outbox->setSuccessPredicate(&Outbox::deleteGoneIsSuccess);
+    connect(m_outbox.get(), &Outbox::itemDelivered, this,
+            [this](qint64 id, int) { delivered(id); });
+    connect(m_outbox.get(), &Outbox::itemDeadLettered, this, &OutboxChangeQueue::deadLettered);
+    connect(m_outbox.get(), &Outbox::itemSuperseded, this,
+            [this](qint64 id, qint64) { m_items.remove(id); });
+    connect(m_outbox.get(), &Outbox::pendingCountChanged, this, &OutboxChangeQueue::countChanged);
+    connect(m_outbox.get(), &Outbox::openFailed, this, [](const QString &reason) {
+        qCWarning(lcChanges) << "changes cannot be kept on disk:" << reason;
+    });
+
+    // What a previous run left: waiting, or refused and not dealt with yet.
+    const QList<OutboxItem> pending = m_outbox->items();
+    for (const OutboxItem &item : pending)
+        m_items.insert(item.id, { changeOf(item), false });
+    const QList<OutboxItem> dead = m_outbox->deadLetters();
+    for (const OutboxItem &item : dead)
+        m_items.insert(item.id, { changeOf(item), true });
+
+    const QList<Change> held = std::exchange(m_held, {});
+    for (const Change &change : held)
+        send(change);
+    countChanged();
+    Q_EMIT opened();
+}
+
+int OutboxChangeQueue::waitingCount() const
+{
+    return int(m_held.size()) + (m_outbox ? m_outbox->pendingCount() : 0);
+}
+
+bool OutboxChangeQueue::holds(qint64 articleId, Change::Kind kind) const
+{
+    for (const Change &change : m_held) {
+        if (change.articleId == articleId && change.kind == kind)
+            return true;
+    }
+    for (const Entry &entry : m_items) {
+        if (entry.change.articleId == articleId && entry.change.kind == kind)
+            return true;
+    }
+    return false;
+}
+
+void OutboxChangeQueue::countChanged()
+{
+    const int count = waitingCount();
+    if (count == m_lastCount)
+        return;
+    m_lastCount = count;
+    Q_EMIT waitingCountChanged(count);
+}
+
+void OutboxChangeQueue::enqueue(const Change &change)
+{
+    if (!m_outbox) {
+        if (change.kind == Change::Kind::Delete)
+            m_held.removeIf([&](const Change &c) { return c.articleId == change.articleId; });
+        bool coalesced = false;
+        for (Change &waiting : m_held) {
+            if (change.replaces(waiting)) {
+                waiting = change;
+                coalesced = true;
+            }
+        }
+        if (!coalesced)
+            m_held << change;
+        countChanged();
+        return;
+    }
+    send(change);
+    countChanged();
+}
+
+void OutboxChangeQueue::send(const Change &change)
+{
+    const qint64 id = change.articleId;
+    const QUrl entry = m_client->apiUrl(QStringLiteral("api/entries/%1.json").arg(id));
+    const auto json = [](const QJsonObject &object) {
+        return QJsonDocument(object).toJson(QJsonDocument::Compact);
+    };
+    switch (change.kind) {
+    case Change::Kind::Star:
+        put("PATCH", entry, json({ { QStringLiteral("starred"), change.flag ? 1 : 0 } }),
+            coalescingOf(id, change.kind), false, change);
+        break;
+    case Change::Kind::Archive:
+        put("PATCH", entry, json({ { QStringLiteral("archive"), change.flag ? 1 : 0 } }),
+            coalescingOf(id, change.kind), false, change);
+        break;
+    case Change::Kind::Delete:
+        if (id < 0) {
+            // Never saved here: nothing to delete on the server. (Its POST, if still
+            // queued, goes all the same: the Outbox cannot cancel one item alone.)
+            QTimer::singleShot(0, this, [this, change] { Q_EMIT confirmed(change, {}); });
+            return;
+        }
+        put("DELETE", entry, {}, QString(), true, change);
+        break;
+    case Change::Kind::Add:
+        put("POST", m_client->apiUrl(QStringLiteral("api/entries.json")),
+            json({ { QStringLiteral("url"), change.url.toString(QUrl::FullyEncoded) } }), QString(),
+            false, change);
+        break;
+    case Change::Kind::SetTags: {
+        // wallabag's PATCH adds the tags it names and keeps the others: naming every wanted
+        // tag, this one (moved to the end of the queue by coalescing) also puts back a tag
+        // that a removal of an earlier edit, still queued, takes away.
+        bool any = false;
+        if (!change.tags.isEmpty()) {
+            any = put("PATCH", entry,
+                      json({ { QStringLiteral("tags"), change.tags.join(QLatin1Char(',')) } }),
+                      coalescingOf(id, change.kind), false, change);
+        }
+        for (auto it = change.serverTagIds.cbegin(); it != change.serverTagIds.cend(); ++it) {
+            if (change.tags.contains(it.key()))
+                continue;
+            const QUrl tag = m_client->apiUrl(
+                QStringLiteral("api/entries/%1/tags/%2.json").arg(id).arg(it.value()));
+            any =
+                put("DELETE", tag, {},
+                    coalescingOf(id, change.kind) + QLatin1Char('/') + QString::number(it.value()),
+                    false, change) ||
+                any;
+        }
+        if (!any) // nothing differs from the server
+            QTimer::singleShot(0, this, [this, change] { Q_EMIT confirmed(change, {}); });
+        break;
+    }
+    }
+}
+
+bool OutboxChangeQueue::put(const QByteArray &method, const QUrl &url, const QByteArray &body,
+                            const QString &coalescingKey, bool cancelsEarlier, const Change &change)
+{
+    OutboxEnqueueOptions options;
+    options.resourceKey = resourceOf(change.articleId);
+    options.coalescingKey = coalescingKey;
+    options.cancelsEarlierChanges = cancelsEarlier;
+    const KeepTrying::OutboxEnqueueResult result =
+        m_outbox->enqueue(method, m_client->writeRequest(url), body, options);
+    if (!result) {
+        // Nothing was stored: say so now rather than let the change look as if it waited.
+        qCWarning(lcChanges) << "change not stored:" << result.errorString;
+        const QString reason =
+            tr("This change could not be kept on this computer (%1).").arg(result.errorString);
+        QTimer::singleShot(0, this, [this, change, reason] { Q_EMIT refused(change, reason); });
+        return false;
+    }
+    for (qint64 gone : result.superseded)
+        m_items.remove(gone);
+    Change stored = change;
+    if (change.kind == Change::Kind::SetTags)
+        stored = changeOf(m_outbox->item(result.id));
+    m_items.insert(result.id, { stored, false });
+    return true;
+}
+
+void OutboxChangeQueue::delivered(qint64 id)
+{
+    const auto it = m_items.constFind(id);
+    if (it == m_items.constEnd())
+        return;
+    const Change change = it->change;
+    m_items.erase(it);
+    m_renewed.remove(id);
+    countChanged();
+    // A later change of the same field still waits: that one will be confirmed.
+    for (const Entry &entry : std::as_const(m_items)) {
+        if (!entry.dead && entry.change.articleId == change.articleId &&
+            entry.change.kind == change.kind)
+            return;
+    }
+    Q_EMIT confirmed(change, {});
+}
+
+void OutboxChangeQueue::deadLettered(qint64 id, int status, const QString &reason)
+{
+    const auto it = m_items.find(id);
+    if (it == m_items.end())
+        return;
+    if (status == 401 && !m_renewed.contains(id)) {
+        // The token expired while the item waited: sign in again, then it goes once more
+        // with its key (see the signedInChanged handler).
+        m_renewed.insert(id);
+        it->dead = true;
+        m_client->renewSignIn();
+        return;
+    }
+    it->dead = true;
+    countChanged();
+    const OutboxItem item = m_outbox->item(id);
+    QString phrase = reason;
+    if (phrase.startsWith(QLatin1String("HTTP ")))
+        phrase = phrase.mid(5).section(QLatin1Char(' '), 1);
+    const QString words = status > 0
+        ? m_client->describeRefusal(status, phrase, WallabagClient::Purpose::Write)
+        : tr("The server did not take this change in time (%1).").arg(reason);
+    Q_UNUSED(item)
+    Q_EMIT refused(it->change, words);
+}
+
+void OutboxChangeQueue::discard(qint64 articleId)
+{
+    m_held.removeIf([&](const Change &c) { return c.articleId == articleId; });
+    for (auto it = m_items.begin(); it != m_items.end();) {
+        if (it->dead && it->change.articleId == articleId && m_outbox &&
+            m_outbox->discard(it.key())) {
+            m_renewed.remove(it.key());
+            it = m_items.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    countChanged();
+}
+
+Change OutboxChangeQueue::changeOf(const OutboxItem &item)
+{
+    static const QRegularExpression entryPath(
+        QStringLiteral("/api/entries/(-?[0-9]+)(?:/tags/([0-9]+))?\\.json$"));
+    static const QRegularExpression addPath(QStringLiteral("/api/entries\\.json$"));
+    Change change;
+    const QString path = item.url.path();
+    const QJsonObject body = QJsonDocument::fromJson(item.body).object();
+    if (const QRegularExpressionMatch m = entryPath.match(path); m.hasMatch()) {
+        change.articleId = m.captured(1).toLongLong();
+        if (!m.captured(2).isEmpty()) {
+            change.kind = Change::Kind::SetTags; // the removal of one tag
+        } else if (item.method == "DELETE") {
+            change.kind = Change::Kind::Delete;
+        } else if (body.contains(QLatin1String("starred"))) {
+            change.kind = Change::Kind::Star;
+            change.flag = body.value(QLatin1String("starred")).toInt() != 0;
+        } else if (body.contains(QLatin1String("archive"))) {
+            change.kind = Change::Kind::Archive;
+            change.flag = body.value(QLatin1String("archive")).toInt() != 0;
+        } else if (body.contains(QLatin1String("tags"))) {
+            change.kind = Change::Kind::SetTags;
+            change.tags = body.value(QLatin1String("tags"))
+                              .toString()
+                              .split(QLatin1Char(','), Qt::SkipEmptyParts);
+        } else {
+            change.articleId = 0;
+        }
+    } else if (addPath.match(path).hasMatch() && item.method == "POST") {
+        change.kind = Change::Kind::Add;
+        change.articleId = item.resourceKey.section(QLatin1Char('/'), 1).toLongLong();
+        change.url = QUrl(body.value(QLatin1String("url")).toString());
+    }
+    return change;
+}

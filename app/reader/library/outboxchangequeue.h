@@ -1,0 +1,98 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_READER_OUTBOXCHANGEQUEUE_H
+#define KEEPTRYING_READER_OUTBOXCHANGEQUEUE_H
+
+#include "changequeue.h"
+
+#include <KeepTrying/outboxitem.h>
+
+#include <QtCore/QHash>
+#include <QtCore/QList>
+#include <QtCore/QSet>
+
+#include <memory>
+
+class WallabagClient;
+
+namespace KeepTrying {
+class Outbox;
+class RetryingNetworkAccessManager;
+} // namespace KeepTrying
+
+/*
+    The user's changes in the library's durable Outbox (one SQLite file per account): a star
+    made on a train is on disk before the star shows, and reaches the server once, with one
+    Idempotency-Key for every replay, across quits and crashes.
+
+    What goes in: one item per request, with the resource key "entry/<id>" (the writes to an
+    article go one at a time, in order) and a coalescing key per article and field
+    ("entry/<id>/starred", "entry/<id>/archive", "entry/<id>/tags"), so that two star
+    toggles made offline leave one PATCH with the last value. A DELETE cancels the changes
+    of that article still queued. A tag edit is a PATCH naming every wanted tag (wallabag's
+    PATCH adds, and keeps the others) and a DELETE per tag to remove; the PATCH, coalesced,
+    moves behind a removal of an earlier edit, so the last edit wins.
+
+    Items say what they are: the method, the URL and the body are decoded back into a
+    Change after a restart, so nothing else needs to be stored to report an outcome.
+
+    The Outbox is opened once the client has an access token: its signer adds the current
+    token to every replay, and a replay without one would be refused. Changes made before
+    that are held in memory; the store marks them pending, so none is lost if the reader
+    quits first (the engine enqueues the store's pending fields the queue does not hold,
+    once opened()). A 401 to a replay (the token expired meanwhile) renews the sign-in and
+    queues the item again with its key, once per item; other refusals are reported
+    (refused()) and stay as dead letters until the user undoes or discards them.
+*/
+class OutboxChangeQueue : public ChangeQueue
+{
+    Q_OBJECT
+
+public:
+    /*! Opens the outbox at \a databasePath (created when missing) as soon as \a client is
+        signed in. Neither \a client nor \a manager is owned; both must outlive the queue. */
+    OutboxChangeQueue(WallabagClient *client, KeepTrying::RetryingNetworkAccessManager *manager,
+                      const QString &databasePath, QObject *parent = nullptr);
+    ~OutboxChangeQueue() override;
+
+    void enqueue(const Change &change) override;
+    /*! The outbox's pendingCount, plus the changes held until it opens. */
+    int waitingCount() const override;
+    bool holds(qint64 articleId, Change::Kind kind) const override;
+    void discard(qint64 articleId) override;
+
+    /*! True once the outbox is open (the first sign-in). */
+    bool isOpen() const override;
+
+    /*! The outbox, or null before the first sign-in. */
+    KeepTrying::Outbox *outbox() const { return m_outbox.get(); }
+
+    /*! What an outbox item stands for; a Change with articleId 0 when it is none of ours. */
+    static Change changeOf(const KeepTrying::OutboxItem &item);
+
+private:
+    struct Entry
+    {
+        Change change;
+        bool dead = false;
+    };
+    void open();
+    void send(const Change &change);
+    bool put(const QByteArray &method, const QUrl &url, const QByteArray &body,
+             const QString &coalescingKey, bool cancelsEarlier, const Change &change);
+    void delivered(qint64 id);
+    void deadLettered(qint64 id, int status, const QString &reason);
+    void countChanged();
+
+    WallabagClient *m_client;
+    KeepTrying::RetryingNetworkAccessManager *m_manager;
+    QString m_path;
+    std::unique_ptr<KeepTrying::Outbox> m_outbox;
+    QList<Change> m_held; // before the outbox opens
+    QHash<qint64, Entry> m_items; // outbox item id -> what it is, pending and dead
+    QSet<qint64> m_renewed; // items queued again after a 401
+    int m_lastCount = -1;
+};
+
+#endif // KEEPTRYING_READER_OUTBOXCHANGEQUEUE_H
