@@ -12,10 +12,12 @@
 #include "screenshotdriver.h"
 #include "ui/appicon.h"
 #include "ui/mainwindow.h"
+#include "ui/preferencesdialog.h"
 #include "ui/signindialog.h"
 
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/circuitbreaker.h>
+#include <KeepTrying/offlinecopy.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QCommandLineParser>
@@ -366,6 +368,19 @@ int main(int argc, char *argv[])
     }
 
     store.setServer(server);
+    // The manager keeps offline copies of what the reader opts in (an article's content
+    // and pictures pinned, previews evictable) in the cache directory, per account. The
+    // built-in server takes a new port every run, so its copies are found in that run only.
+    KeepTrying::OfflineCopy::Settings copies;
+    copies.directory = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+        QStringLiteral("/offline-copies");
+    copies.accountKey =
+        server.toString(QUrl::RemoveUserInfo) + QLatin1Char(' ') + credentials.username;
+    copies.maximumSizeBytes = PreferencesDialog::offlineBudgetBytes();
+    if (!manager.setOfflineCopySettings(copies))
+        std::fputs("keeptrying-reader: offline copies cannot be kept in the cache directory; "
+                   "articles not read yet will need the network\n",
+                   stderr);
     WallabagClient client(&manager);
     client.setServer(server, credentials);
     ImageStore images(&client);

@@ -10,6 +10,7 @@
 #include "library/wallabagclient.h"
 
 #include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/offlinecopy.h>
 #include <KeepTrying/outbox.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
@@ -46,6 +47,7 @@ private Q_SLOTS:
     void pendingChangesResumeAtStart();
     void offlineChangesSurviveAQuit();
     void deleteCancelsQueuedChanges();
+    void openedArticleReadableOffline();
 
 private:
     void makeEngine(const QString &password = DemoServer::demoPassword());
@@ -398,6 +400,42 @@ void tst_SyncEngine::deleteCancelsQueuedChanges()
     QCOMPARE(writes.first().toObject().value(QLatin1String("method")).toString(),
              QStringLiteral("DELETE"));
     QCOMPARE(m_store->article(10).id, 0);
+}
+
+void tst_SyncEngine::openedArticleReadableOffline()
+{
+    // An article's content comes with a pinned offline copy: with the reader's own store
+    // gone (a new account database, say) and the network too, it is still readable.
+    KeepTrying::OfflineCopy::Settings copies;
+    copies.directory = m_dir.filePath(QStringLiteral("copies"));
+    copies.accountKey = QStringLiteral("test");
+    QVERIFY(m_manager->setOfflineCopySettings(copies));
+    QVERIFY(refresh());
+    QVERIFY(!m_store->article(2).hasContent);
+    m_engine->fetchContent(2);
+    QTRY_VERIFY_WITH_TIMEOUT(m_store->article(2).hasContent, 5000);
+    const QString content = m_store->article(2).content;
+    const QUrl entry = m_client->apiUrl(QStringLiteral("api/entries/2.json"));
+    QVERIFY(m_manager->hasOfflineCopy(entry));
+    QVERIFY(m_manager->pinnedOfflineCopiesSize() > 0); // never evicted by the budget
+
+    m_store = std::make_unique<LocalStore>();
+    QVERIFY(m_store->open(QStringLiteral(":memory:")));
+    makeEngine();
+    QVERIFY(m_manager->setOfflineCopySettings(copies));
+    m_manager->setSimulatedOffline(true); // and not signed in: no token to send
+    Article known;
+    known.id = 2;
+    known.title = QStringLiteral("From the list");
+    m_store->mergeFromServer({ known });
+    m_engine->fetchContent(2);
+    QTRY_VERIFY_WITH_TIMEOUT(m_store->article(2).hasContent, 5000);
+    QCOMPARE(m_store->article(2).content, content);
+    // Back online, the fresh one comes (the request signs in on its 401).
+    const int gets = int(requests("GET", QStringLiteral("/api/entries/2")).size());
+    m_manager->setSimulatedOffline(false);
+    QTRY_VERIFY_WITH_TIMEOUT(requests("GET", QStringLiteral("/api/entries/2")).size() > gets,
+                             10000);
 }
 
 QTEST_GUILESS_MAIN(tst_SyncEngine)

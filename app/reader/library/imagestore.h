@@ -15,7 +15,8 @@ class WallabagClient;
 
 /*
     Downloads images (article previews, pictures inside articles) once, through the
-    client's manager, and keeps them in memory with a few scaled thumbnails.
+    client's manager, and keeps them in memory with a few scaled thumbnails. The manager
+    keeps their offline copies on disk (see Use).
 */
 class ImageStore : public QObject
 {
@@ -25,8 +26,12 @@ class ImageStore : public QObject
 public:
     explicit ImageStore(WallabagClient *client, QObject *parent = nullptr);
 
-    /*! Starts downloading \a url unless it is known or on its way. */
-    void request(const QUrl &url);
+    /*! What an image is for: a preview in the list (its offline copy may be evicted), or a
+        picture inside a saved article (pinned, readable offline). */
+    enum class Use { Preview, Article };
+    /*! Starts downloading \a url unless it is known or on its way. While the network is
+        slow or gone, the manager's offline copy is shown until the fresh image arrives. */
+    void request(const QUrl &url, Use use = Use::Preview);
     /*! The image, or a null image while it is not (or could not be) loaded. */
     QImage image(const QUrl &url) const;
     /*! The image scaled and cropped to fill \a size, cached; null while not loaded. */

@@ -264,13 +264,20 @@ void SyncEngine::fetchContent(qint64 id)
     if (id <= 0 || m_store->article(id).hasContent || m_contentCall)
         return;
     m_contentCall = m_client->fetchEntry(
-        id, WallabagClient::Waiting::User, [this, id](const WallabagClient::Result &result) {
+        id, WallabagClient::Waiting::User,
+        [this, id](const WallabagClient::Result &result) {
             m_contentCall = 0;
             if (!result.ok) {
                 Q_EMIT contentFailed(id, result.message);
                 return;
             }
             m_store->setContent(id, result.json.value(QLatin1String("content")).toString());
+        },
+        // Offline, the manager's pinned copy of the entry (from an earlier run) is read
+        // at once; the fresh one replaces it when it comes.
+        [this, id](const WallabagClient::Result &copy) {
+            if (!m_store->article(id).hasContent)
+                m_store->setContent(id, copy.json.value(QLatin1String("content")).toString());
         });
 }
 
@@ -334,6 +341,8 @@ void SyncEngine::changeConfirmed(const Change &change, const QJsonObject &entry)
     else if (entry.isEmpty() && change.kind == Change::Kind::Archive)
         m_store->setServerFlag(change.articleId, LocalStore::Field::Archived, change.flag);
     m_store->confirm(change.articleId, fieldOf(change.kind), entry, m_client->server(), false);
+    if (change.kind == Change::Kind::Delete && change.articleId > 0)
+        m_client->forgetEntry(change.articleId); // its pinned offline copy too
     // The server's own version of what changed (a new entry's id, tag ids) comes with the
     // next refresh.
     if (entry.isEmpty() &&

@@ -3,8 +3,11 @@
 
 #include "wallabagclient.h"
 
+#include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybannercontroller.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QUrlQuery>
@@ -127,10 +130,10 @@ quint64 WallabagClient::getJson(const QUrl &url, Purpose purpose, Waiting waitin
         done(result);
         return 0;
     }
-    return start({ "GET", url, {}, purpose, waiting, std::move(done), {}, false });
+    return start({ "GET", url, {}, purpose, waiting, std::move(done), {}, false, {} });
 }
 
-quint64 WallabagClient::fetchEntry(qint64 id, Waiting waiting, Callback done)
+quint64 WallabagClient::fetchEntry(qint64 id, Waiting waiting, Callback done, Callback stale)
 {
     return start({ "GET",
                    apiUrl(QStringLiteral("api/entries/%1.json").arg(id)),
@@ -139,7 +142,14 @@ quint64 WallabagClient::fetchEntry(qint64 id, Waiting waiting, Callback done)
                    waiting,
                    std::move(done),
                    {},
-                   false });
+                   false,
+                   std::move(stale) });
+}
+
+void WallabagClient::forgetEntry(qint64 id)
+{
+    if (auto *retrying = qobject_cast<KeepTrying::RetryingNetworkAccessManager *>(m_manager))
+        retrying->removeOfflineCopy(apiUrl(QStringLiteral("api/entries/%1.json").arg(id)));
 }
 
 quint64 WallabagClient::patchEntry(qint64 id, const QJsonObject &fields, Callback done)
@@ -151,7 +161,8 @@ quint64 WallabagClient::patchEntry(qint64 id, const QJsonObject &fields, Callbac
                    Waiting::Background,
                    std::move(done),
                    {},
-                   false });
+                   false,
+                   {} });
 }
 
 quint64 WallabagClient::deleteEntry(qint64 id, Callback done)
@@ -172,7 +183,8 @@ quint64 WallabagClient::deleteEntry(qint64 id, Callback done)
                    Waiting::Background,
                    std::move(gone),
                    {},
-                   false });
+                   false,
+                   {} });
 }
 
 quint64 WallabagClient::addEntry(const QUrl &url, Callback done)
@@ -185,7 +197,8 @@ quint64 WallabagClient::addEntry(const QUrl &url, Callback done)
                    Waiting::Background,
                    std::move(done),
                    {},
-                   false });
+                   false,
+                   {} });
 }
 
 quint64 WallabagClient::removeTag(qint64 id, int tagId, Callback done)
@@ -197,7 +210,8 @@ quint64 WallabagClient::removeTag(qint64 id, int tagId, Callback done)
                    Waiting::Background,
                    std::move(done),
                    {},
-                   false });
+                   false,
+                   {} });
 }
 
 QNetworkReply *WallabagClient::replyOf(quint64 id) const
@@ -228,7 +242,16 @@ quint64 WallabagClient::start(Call call)
     const quint64 id = m_nextId++;
     m_calls.insert(id, std::move(call));
     Q_EMIT busyChanged(int(m_calls.size()));
-    if (m_accessToken.isEmpty()) {
+    auto *retrying = qobject_cast<KeepTrying::RetryingNetworkAccessManager *>(m_manager);
+    const bool offline = retrying &&
+        (retrying->isSimulatedOffline() ||
+         retrying->reachability()->state() == KeepTrying::Reachability::State::Offline);
+    const auto it = m_calls.constFind(id);
+    if (m_accessToken.isEmpty() && offline && it->stale) {
+        // Offline with no token yet: the request goes now, so that its offline copy is
+        // offered at once; when it is sent for real, the 401 signs in and sends it again.
+        send(id);
+    } else if (m_accessToken.isEmpty()) {
         m_waitingForToken << id;
         signIn();
     } else {
@@ -242,10 +265,35 @@ void WallabagClient::send(quint64 id)
     auto it = m_calls.find(id);
     if (it == m_calls.end())
         return;
-    const QNetworkRequest req = request(it->url, it->waiting);
+    QNetworkRequest req = request(it->url, it->waiting);
     QNetworkReply *reply = nullptr;
     if (it->verb == "GET") {
+        // An article's content is the user's saved copy: kept pinned, offered when the
+        // network is slow or gone. The list is not: it lives in the reader's own store
+        // (LocalStore), where counts, tags and search are queries, not pages to re-parse.
+        if (it->purpose == Purpose::Entry)
+            req.setAttribute(KeepTrying::OfflineCopy::ModeAttribute,
+                             int(KeepTrying::OfflineCopy::KeepPinned));
         reply = m_manager->get(req);
+        if (auto *retrying = qobject_cast<KeepTrying::RetryingReply *>(reply);
+            retrying && it->stale) {
+            connect(retrying, &KeepTrying::RetryingReply::staleCopyOffered, this,
+                    [this, id, retrying](qint64) {
+                        auto call = m_calls.find(id);
+                        if (call == m_calls.end() || call->reply != retrying || !call->stale)
+                            return;
+                        Result result;
+                        result.status = retrying->staleCopyStatus();
+                        const QJsonDocument copy =
+                            QJsonDocument::fromJson(retrying->staleCopyBody());
+                        result.ok = copy.isObject();
+                        result.json = copy.object();
+                        const Callback stale = std::move(call->stale);
+                        call->stale = {};
+                        if (result.ok)
+                            stale(result);
+                    });
+        }
     } else if (it->verb == "DELETE") {
         reply = m_manager->deleteResource(req);
     } else {
@@ -452,9 +500,10 @@ QString WallabagClient::describeRefusal(int status, const QString &reasonPhrase,
         .arg(reason);
 }
 
-QNetworkReply *WallabagClient::getImage(const QUrl &url)
+QNetworkReply *WallabagClient::getImage(const QUrl &url, int offlineCopy)
 {
     QNetworkRequest request(url);
+    request.setAttribute(KeepTrying::OfflineCopy::ModeAttribute, offlineCopy);
     if (sameOrigin(url, m_server) && !m_accessToken.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + m_accessToken);
     return m_manager->get(request);

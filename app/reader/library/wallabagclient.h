@@ -85,8 +85,11 @@ public:
     /*! GETs \a url (an entries page, or a _links.next the server gave, which must be on the
         same origin: another one is refused without a request). Returns a call id. */
     quint64 getJson(const QUrl &url, Purpose purpose, Waiting waiting, Callback done);
-    /*! GET api/entries/{id}.json (with its content). */
-    quint64 fetchEntry(qint64 id, Waiting waiting, Callback done);
+    /*! GET api/entries/{id}.json (with its content), kept pinned in the manager's offline
+        copies (a saved article is readable offline). When the fresh answer is slow or
+        the network is gone, \a stale (if set) is called first with the stored copy, at
+        most once; \a done follows as always. */
+    quint64 fetchEntry(qint64 id, Waiting waiting, Callback done, Callback stale = {});
     /*! PATCH api/entries/{id}.json with \a fields (starred, archive, tags: JSON). */
     quint64 patchEntry(qint64 id, const QJsonObject &fields, Callback done);
     /*! DELETE api/entries/{id}.json. A 404 counts as done: it is gone either way. */
@@ -117,8 +120,12 @@ public:
     void cancel(quint64 id);
 
     /*! GETs an image; the caller owns the reply. The access token is only sent to the
-        wallabag server itself, never to the hosts of third-party images. */
-    QNetworkReply *getImage(const QUrl &url);
+        wallabag server itself, never to the hosts of third-party images. \a offlineCopy
+        (KeepTrying::OfflineCopy::Mode): Keep for previews, KeepPinned for the pictures
+        inside a saved article. */
+    QNetworkReply *getImage(const QUrl &url, int offlineCopy);
+    /*! Unpins and removes the offline copy of article \a id (it was deleted). */
+    void forgetEntry(qint64 id);
 
 Q_SIGNALS:
     void signedInChanged(bool signedIn);
@@ -140,6 +147,7 @@ private:
         Callback done;
         QPointer<QNetworkReply> reply;
         bool renewedToken = false;
+        Callback stale; // an entry's offline copy, offered while the fresh one is slow
     };
 
     quint64 start(Call call);

@@ -12,6 +12,7 @@
 #include "library/imagestore.h"
 #include "library/requestlog.h"
 #include "library/syncengine.h"
+#include "preferencesdialog.h"
 #include "readingpane.h"
 
 #include <KeepTrying/reachability.h>
@@ -234,6 +235,10 @@ void MainWindow::buildMenus()
     QAction *failed =
         file->addAction(tr("&Changes Not Saved…"), this, &MainWindow::showFailedChanges);
     failed->setStatusTip(tr("The changes the server refused, with what went wrong"));
+    QAction *preferences = file->addAction(tr("&Preferences…"), this, &MainWindow::showPreferences);
+    preferences->setShortcut(QKeySequence::Preferences);
+    preferences->setMenuRole(QAction::PreferencesRole);
+    preferences->setStatusTip(tr("How much disk the articles kept for reading offline may take"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
@@ -767,6 +772,12 @@ void MainWindow::showShortcuts()
         "<tr><td><b>?</b></td><td>this help</td><td><b>Ctrl + / −</b></td><td>text size</td></tr>"
         "</table>"));
     box.exec();
+}
+
+void MainWindow::showPreferences()
+{
+    PreferencesDialog dialog(m_manager, m_store, this);
+    dialog.exec();
 }
 
 void MainWindow::showFailedChanges()

@@ -141,6 +141,7 @@ private:
     void addUrl();
     void openOriginal();
     void showShortcuts();
+    void showPreferences();
     void showFailedChanges();
     void setFontSize(qreal points);
     void setDark(bool dark);

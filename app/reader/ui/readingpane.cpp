@@ -151,7 +151,7 @@ QVariant ReadingPane::loadResource(int type, const QUrl &name)
     m_waitingFor.insert(url);
     if (name != url)
         m_names.insert(url, name);
-    m_images->request(url);
+    m_images->request(url, ImageStore::Use::Article);
     return {};
 }
 
