@@ -186,8 +186,10 @@ int main(int argc, char *argv[])
                        "banner says the server does not answer) or failed (the list could "
                        "not be loaded and the window says why), waiting (changes made "
                        "offline wait to be sent), failed-change (the server refused a change), "
-                       "signin (the sign-in dialog) or developer (the Developer window with "
-                       "the request log). Default: loaded."),
+                       "signin (the sign-in dialog), developer (the Developer window with "
+                       "the request log) or back-online (the short notice after an offline "
+                       "wait; with --simulate-offline and --back-online-after). Default: "
+                       "loaded."),
         QStringLiteral("STATE"), QStringLiteral("loaded"));
     const QCommandLineOption developerOption(
         QStringLiteral("developer"),
@@ -231,10 +233,12 @@ int main(int argc, char *argv[])
         goal = ScreenshotDriver::Goal::SignIn;
     else if (when == QLatin1String("developer"))
         goal = ScreenshotDriver::Goal::Developer;
+    else if (when == QLatin1String("back-online"))
+        goal = ScreenshotDriver::Goal::BackOnline;
     else if (when != QLatin1String("loaded"))
         return usageError(QStringLiteral("--screenshot-when must be saved, loaded, banner, "
                                          "offline, unreachable, failed, waiting, failed-change, "
-                                         "signin or developer, not %1")
+                                         "signin, developer or back-online, not %1")
                               .arg(when));
     bool ok = false;
     int backOnlineMs = -1;

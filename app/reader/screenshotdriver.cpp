@@ -46,6 +46,10 @@ ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, SyncE
     });
     connect(window, &MainWindow::backOnlineShown, this,
             [] { printLine(stdout, QStringLiteral("back online notice shown")); });
+    connect(window->noticeBanner(), &KeepTrying::RetryBanner::showAnimationFinished, this, [this] {
+        if (m_goal == Goal::BackOnline && !m_finished)
+            finish(save() ? 0 : 1);
+    });
     connect(engine->queue(), &ChangeQueue::waitingCountChanged, this,
             [](int count) { printLine(stdout, QStringLiteral("changes waiting: %1").arg(count)); });
     connect(engine->store(), &LocalStore::articleChanged, this, [this](qint64) {
@@ -228,6 +232,7 @@ void ScreenshotDriver::checkDone()
     case Goal::FailedChange:
     case Goal::SignIn:
     case Goal::Developer:
+    case Goal::BackOnline:
         return;
     case Goal::Unreachable:
         if (m_bannerSaved)

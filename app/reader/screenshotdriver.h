@@ -64,7 +64,8 @@ public:
         Waiting,
         FailedChange,
         SignIn,
-        Developer
+        Developer,
+        BackOnline // the short "Back online — updated" notice (with --back-online-after)
     };
 
     ScreenshotDriver(MainWindow *window, ImageStore *images, SyncEngine *engine,

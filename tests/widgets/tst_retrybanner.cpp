@@ -515,6 +515,17 @@ void tst_RetryBanner::refusedConnectionNamesTheServer()
              RetryBanner::defaultUnreachableText(RetryBannerController::ConnectionRefused, server));
     QVERIFY(m_banner->currentText().contains(server));
 
+    // The app's own words, set while it shows: they replace the default in place.
+    QSignalSpy shownAgain(m_banner, &RetryBanner::showAnimationFinished);
+    m_banner->setUnreachableText(QStringLiteral("Can't reach %1 — we keep trying"));
+    QCOMPARE(m_banner->currentText(),
+             QStringLiteral("Can't reach %1 — we keep trying").arg(server));
+    QVERIFY(m_banner->isVisible());
+    QCOMPARE(shownAgain.size(), 0);
+    m_banner->setUnreachableText(QString()); // empty: the default again
+    QCOMPARE(m_banner->currentText(),
+             RetryBanner::defaultUnreachableText(RetryBannerController::ConnectionRefused, server));
+
     FlakyServer late(port);
     QVERIFY(late.isListening());
     QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);

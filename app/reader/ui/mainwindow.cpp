@@ -73,6 +73,10 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_banner = new RetryBanner(central);
     m_banner->setObjectName(QStringLiteral("retryBanner"));
     m_banner->setContentsMargins(10, 8, 10, 8);
+    m_banner->setText(slowText());
+    // The same words whatever the reason: the user cannot fix a server that does not
+    // answer, and nothing needs pressing; it loads by itself.
+    m_banner->setUnreachableText(tr("Can't reach %1 — we keep trying."));
     RetryBannerController *controller = m_banner->bind(manager);
     controller->setTrackingMode(RetryBannerController::TrackMarkedReplies);
     connect(controller, &RetryBannerController::situationChanged, this, &MainWindow::showSituation);
@@ -84,7 +88,7 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_notice->setContentsMargins(10, 8, 10, 8);
     m_notice->setMessageType(RetryBanner::Information);
     m_notice->setBusyIndicatorVisible(false);
-    m_notice->setText(tr("Back online — your list is up to date."));
+    m_notice->setText(tr("Back online — updated."));
     m_notice->hide();
     layout->addWidget(m_notice);
     m_noticeTimer.setSingleShot(true);
@@ -594,10 +598,15 @@ void MainWindow::updateOfflineText()
 {
     // With a saved copy on screen, being offline costs little: say so.
     if (m_store->articleCount() > 0)
-        m_banner->setOfflineText(tr("You're offline — showing your saved copy. Changes will "
+        m_banner->setOfflineText(tr("You're offline — showing your saved copy; changes will "
                                     "sync when you're back."));
     else
         m_banner->setOfflineText(RetryBanner::defaultOfflineText());
+}
+
+QString MainWindow::slowText()
+{
+    return tr("This is taking longer than usual — we keep trying.");
 }
 
 void MainWindow::followRetryReason(QNetworkReply *reply, const QString &reason)
@@ -616,7 +625,7 @@ void MainWindow::followRetryReason(QNetworkReply *reply, const QString &reason)
                              "trying and update your list as soon as it is ready.")
                               .arg(server, reason.mid(5)));
     } else {
-        m_banner->setText(RetryBanner::defaultText());
+        m_banner->setText(slowText());
     }
 }
 
@@ -625,7 +634,7 @@ void MainWindow::showSituation()
     RetryBannerController *controller = m_banner->controller();
     const RetryBannerController::Situation situation = controller->situation();
     if (situation == RetryBannerController::Hidden)
-        m_banner->setText(RetryBanner::defaultText()); // ready for the next slow request
+        m_banner->setText(slowText()); // ready for the next slow request
     updateOfflineText();
     const bool waiting = situation == RetryBannerController::Offline ||
         situation == RetryBannerController::Unreachable;

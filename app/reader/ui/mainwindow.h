@@ -141,6 +141,7 @@ private:
     void addUrl();
     void openOriginal();
     void showShortcuts();
+    static QString slowText();
     void showPreferences();
     void showFailedChanges();
     void setFontSize(qreal points);

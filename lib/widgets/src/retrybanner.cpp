@@ -295,10 +295,13 @@ void RetryBannerPrivate::showText()
 
 void RetryBannerPrivate::setUnreachable(bool value)
 {
-    const QString message = value && controller
-        ? RetryBanner::defaultUnreachableText(controller->unreachableReason(),
-                                              controller->unreachableServer())
-        : QString();
+    QString message;
+    if (value && controller) {
+        message = unreachableTemplate.isEmpty()
+            ? RetryBanner::defaultUnreachableText(controller->unreachableReason(),
+                                                  controller->unreachableServer())
+            : unreachableTemplate.arg(controller->unreachableServer());
+    }
     if (unreachable == value && unreachableText == message)
         return;
     unreachable = value;
@@ -452,6 +455,25 @@ void RetryBanner::setOfflineText(const QString &text)
     d->offlineText = text;
     d->showText();
     Q_EMIT offlineTextChanged(text);
+}
+
+QString RetryBanner::unreachableText() const
+{
+    Q_D(const RetryBanner);
+    return d->unreachableTemplate;
+}
+
+void RetryBanner::setUnreachableText(const QString &text)
+{
+    Q_D(RetryBanner);
+    if (d->unreachableTemplate == text)
+        return;
+    d->unreachableTemplate = text;
+    if (d->unreachable) {
+        d->unreachable = false; // take the new words in place
+        d->setUnreachable(true);
+    }
+    Q_EMIT unreachableTextChanged(text);
 }
 
 bool RetryBanner::isOffline() const

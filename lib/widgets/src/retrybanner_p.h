@@ -93,6 +93,7 @@ public:
     QString text;
     QString offlineText;
     QString unreachableText; // shown while unreachable, from the controller's details
+    QString unreachableTemplate; // the app's words for it ("%1": the server), or empty
     bool offline = false;
     bool unreachable = false; // following a controller that is Unreachable
     QIcon icon;

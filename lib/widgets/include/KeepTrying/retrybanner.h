@@ -51,6 +51,8 @@ class KEEPTRYING_WIDGETS_EXPORT RetryBanner : public QWidget
     Q_OBJECT
     Q_PROPERTY(QString text READ text WRITE setText NOTIFY textChanged)
     Q_PROPERTY(QString offlineText READ offlineText WRITE setOfflineText NOTIFY offlineTextChanged)
+    Q_PROPERTY(QString unreachableText READ unreachableText WRITE setUnreachableText NOTIFY
+                   unreachableTextChanged)
     Q_PROPERTY(bool offline READ isOffline WRITE setOffline NOTIFY offlineChanged)
     Q_PROPERTY(QString currentText READ currentText NOTIFY currentTextChanged)
     Q_PROPERTY(
@@ -117,14 +119,21 @@ public:
     QString offlineText() const;
     void setOfflineText(const QString &text);
 
+    /*! The message shown while the controller's situation is Unreachable, with "%1"
+        standing for its unreachableServer() (e.g. "Can't reach %1 — we keep trying"); the
+        same words whatever the reason. Empty (the default): defaultUnreachableText(), which
+        differs per reason. */
+    QString unreachableText() const;
+    void setUnreachableText(const QString &text);
+
     /*! True while the banner shows its offline message, in its own look (a slate tint and
         a crossed-out signal icon, whatever messageType and icon are). A bound banner sets
         it from its controller; it stays as it was while the banner slides closed. */
     bool isOffline() const;
     void setOffline(bool offline);
 
-    /*! The message shown now: offlineText() while offline, the controller's
-        defaultUnreachableText() while it is Unreachable, else text(). */
+    /*! The message shown now: offlineText() while offline, unreachableText() (or the
+        controller's defaultUnreachableText()) while it is Unreachable, else text(). */
     QString currentText() const;
 
     MessageType messageType() const;
@@ -167,6 +176,7 @@ Q_SIGNALS:
     void hideAnimationFinished();
     void textChanged(const QString &text);
     void offlineTextChanged(const QString &text);
+    void unreachableTextChanged(const QString &text);
     void offlineChanged(bool offline);
     void currentTextChanged(const QString &text);
     void messageTypeChanged(KeepTrying::RetryBanner::MessageType type);
