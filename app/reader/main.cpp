@@ -30,6 +30,7 @@
 #include <QtCore/QStandardPaths>
 #include <QtCore/QTextStream>
 #include <QtCore/QTimer>
+#include <QtCore/QTranslator>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QStatusBar>
 
@@ -96,16 +97,6 @@ QString readPassword(const QString &username, const QUrl &server)
 
 // The reader's database for one account: one file per user and server, so that two
 // accounts never mix their articles. The built-in demo library has one of its own.
-// The account's file \a kind ("library", "outbox") in the reader's data directory.
-QString databasePath(const QString &account, const QString &kind = QStringLiteral("library"))
-{
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    QDir().mkpath(dir);
-    const QByteArray hash =
-        QCryptographicHash::hash(account.toUtf8(), QCryptographicHash::Sha256).toHex().left(16);
-    return QDir(dir).filePath(QStringLiteral("%1-%2.sqlite").arg(kind, QString::fromLatin1(hash)));
-}
-
 } // namespace
 
 int main(int argc, char *argv[])
@@ -127,6 +118,11 @@ int main(int argc, char *argv[])
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("keeptrying-reader"));
+    // The user's language, when the reader has it (:/i18n, built from resources/translations).
+    QTranslator translator;
+    if (translator.load(QLocale(), QStringLiteral("keeptrying-reader"), QStringLiteral("_"),
+                        QStringLiteral(":/i18n")))
+        QCoreApplication::installTranslator(&translator);
     QApplication::setApplicationDisplayName(QStringLiteral("KeepTrying Reader"));
     QApplication::setOrganizationName(QStringLiteral("KeepTrying"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
@@ -364,7 +360,7 @@ int main(int argc, char *argv[])
         : QStringLiteral("demo@built-in");
     LocalStore store;
     QString storeError;
-    if (!store.open(databasePath(account), &storeError)) {
+    if (!store.open(LocalStore::defaultPath(account), &storeError)) {
         std::fputs(
             qPrintable(QStringLiteral("keeptrying-reader: ") + storeError + QLatin1Char('\n')),
             stderr);
@@ -392,7 +388,7 @@ int main(int argc, char *argv[])
     // on a new port every run, so what an earlier run queued for it points at a server that
     // is gone: start its outbox empty, and the store's pending fields are queued again for
     // this run's server (SyncEngine::start).
-    const QString outboxPath = databasePath(account, QStringLiteral("outbox"));
+    const QString outboxPath = LocalStore::defaultPath(account, QStringLiteral("outbox"));
     if (!ownServer) {
         for (const QString &suffix :
              { QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral(".lock") })

@@ -3,9 +3,12 @@
 
 #include "localstore.h"
 
+#include <QtCore/QCryptographicHash>
+#include <QtCore/QDir>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>
+#include <QtCore/QStandardPaths>
 #include <QtCore/QUuid>
 #include <QtSql/QSqlDatabase>
 #include <QtSql/QSqlError>
@@ -248,6 +251,15 @@ Article LocalStore::article(qint64 id) const
     a.content = q.value(14).toString();
     a.tagIds = tagIdsFromJson(q.value(15).toString());
     return a;
+}
+
+QString LocalStore::defaultPath(const QString &account, const QString &kind)
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    const QByteArray hash =
+        QCryptographicHash::hash(account.toUtf8(), QCryptographicHash::Sha256).toHex().left(16);
+    return QDir(dir).filePath(QStringLiteral("%1-%2.sqlite").arg(kind, QString::fromLatin1(hash)));
 }
 
 LocalStore::Counts LocalStore::counts() const

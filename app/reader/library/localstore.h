@@ -58,6 +58,11 @@ public:
     };
 
     explicit LocalStore(QObject *parent = nullptr);
+
+    /*! Where the reader keeps the file \a kind ("library", "outbox") of \a account: the
+        application's data directory (created when missing), one file per account. */
+    static QString defaultPath(const QString &account,
+                               const QString &kind = QStringLiteral("library"));
     ~LocalStore() override;
 
     /*! Opens (creating when needed) the database at \a path; ":memory:" for none on disk.
