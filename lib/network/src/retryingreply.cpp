@@ -523,6 +523,19 @@ void RetryingReplyPrivate::keepOfflineCopy()
         offline->keep(offlineCopyStore(), hop->url(), status, q->rawHeaderPairs(), *body);
 }
 
+void RetryingReplyPrivate::goneOffline()
+{
+    if (done || state != State::Attempting || !current)
+        return;
+    // A write without a key that may have reached the server is left to finish: cutting it
+    // would make resending it unsafe (and not resending it lose the answer).
+    if (!hop->maySendAgain(QNetworkReply::UnknownNetworkError, false, true, forwarder.uploaded()))
+        return;
+    forwarder.attemptFailed(); // keeps what was handed over and not yet read
+    releaseAttempt(current); // cancelled, and nothing taught to the monitors
+    attemptEnded(Outcome::simulatedOffline());
+}
+
 void RetryingReplyPrivate::onSimulatedOfflineAttempt()
 {
     gate->giveBack(); // nothing was sent

@@ -66,6 +66,10 @@ public:
     void onFinished();
     void onDeadline();
     void onSimulatedOfflineAttempt();
+    // Simulated offline was switched on: a running attempt that may be sent again is cut
+    // off as an unreachable network would, and the request waits for connectivity.
+    void goneOffline();
+    static RetryingReplyPrivate *get(RetryingReply *reply) { return reply->d_func(); }
 
     // Offline copies (a GET that opted in): offered once it cannot be answered fresh soon,
     // the answer after a 304 to our validators, stored after a fresh 2xx.
