@@ -76,7 +76,7 @@ public:
     void offerStaleCopySoon();
     void offerStaleCopy();
     bool answerWithCopy(); // false: no copy to answer with
-    void keepOfflineCopy();
+    void keepOfflineCopy(bool succeeded);
     OfflineCopyStore *offlineCopyStore() const
     {
         return owner() ? owner()->offlineCopyStore() : nullptr;
