@@ -39,6 +39,8 @@ private Q_SLOTS:
     void simulatedOffline_data();
     void simulatedOffline();
     void simulatedOfflineFromEnvironment();
+    void goingOfflineCutsWhatIsInFlight_data();
+    void goingOfflineCutsWhatIsInFlight();
     void statistics();
 };
 
@@ -164,6 +166,65 @@ void tst_OfflineAndStatistics::statistics()
     QCOMPARE(stats.succeeded, 1);
     QCOMPARE(stats.failed, 1);
     QCOMPARE(stats.gaveUp, 1);
+}
+
+// Switching simulated offline on is pulling the cable: a request in flight stops at once
+// and waits for connectivity (the same reply, not finished), then completes when back. A
+// write without a key that may have reached the server is left to finish instead.
+void tst_OfflineAndStatistics::goingOfflineCutsWhatIsInFlight_data()
+{
+    QTest::addColumn<QByteArray>("method");
+    QTest::addColumn<QByteArray>("key");
+    QTest::addColumn<bool>("cut");
+
+    QTest::newRow("GET") << QByteArray("GET") << QByteArray() << true;
+    QTest::newRow("POST with Idempotency-Key") << QByteArray("POST") << QByteArray("k-1") << true;
+    QTest::newRow("POST without a key") << QByteArray("POST") << QByteArray() << false;
+}
+
+void tst_OfflineAndStatistics::goingOfflineCutsWhatIsInFlight()
+{
+    QFETCH(QByteArray, method);
+    QFETCH(QByteArray, key);
+    QFETCH(bool, cut);
+
+    TestServer server;
+    QVERIFY(server.listen());
+    // The first request stalls (the server is slow); later ones are answered.
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::stall() : TestServer::respond(200, "answer");
+    });
+    RetryingNetworkAccessManager manager;
+    switchOffBreakerAndBudget(manager);
+    manager.setRetryPolicy(fastPolicy());
+    QNetworkRequest request(server.url(QStringLiteral("/slow")));
+    if (!key.isEmpty())
+        request.setRawHeader("Idempotency-Key", key);
+    std::unique_ptr<QNetworkReply> reply(
+        method == "GET" ? manager.get(request) : manager.post(request, QByteArray("body")));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QTRY_COMPARE_WITH_TIMEOUT(server.requestCount(), 1, 5000);
+
+    manager.setSimulatedOffline(true);
+    if (cut) {
+        QTRY_VERIFY_WITH_TIMEOUT(retrying->isWaitingForConnectivity(), 2000);
+        QCOMPARE(finished.count(), 0);
+        manager.setSimulatedOffline(false);
+        QCOMPARE(waitForBody(reply.get()), QByteArray("answer"));
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+        QCOMPARE(server.requestCount(), 2);
+        if (!key.isEmpty())
+            QCOMPARE(server.requests().at(1).header("Idempotency-Key"), key);
+    } else {
+        QTest::qWait(200);
+        QVERIFY(!retrying->isWaitingForConnectivity());
+        QCOMPARE(finished.count(), 0); // still waiting for its own answer
+        QCOMPARE(server.requestCount(), 1);
+        reply->abort();
+        manager.setSimulatedOffline(false);
+    }
+    QCOMPARE(finished.count(), 1);
 }
 
 QTEST_GUILESS_MAIN(tst_OfflineAndStatistics)

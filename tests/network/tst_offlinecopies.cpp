@@ -67,6 +67,12 @@ private Q_SLOTS:
     void pinnedCopiesSurviveTheBudget();
     void damagedStoreIsAMiss();
     void requestsThatDidNotOptInAreUntouched();
+    void answerAfterAnAccountSwitchIsNotKept();
+    void redirectedGetKeepsItsOwnUrl();
+    void goneRemovesTheCopy_data();
+    void goneRemovesTheCopy();
+    void notModifiedForAnotherVersionAsksAgain();
+    void largeBodiesAreNotKept();
 
 private:
     void makeManager();
@@ -392,6 +398,110 @@ void tst_OfflineCopies::requestsThatDidNotOptInAreUntouched()
     QCOMPARE(waitForBody(reply.get()), QByteArray("plain"));
     QVERIFY(!m_manager->hasOfflineCopy(url));
     QVERIFY(m_server->requests().last().header("If-None-Match").isEmpty());
+}
+
+void tst_OfflineCopies::answerAfterAnAccountSwitchIsNotKept()
+{
+    // The request starts as alice and answers after the app switched to bob: its answer is
+    // alice's, so it is stored for nobody, and never offered to bob.
+    const QUrl url = m_server->url(QStringLiteral("/api/entries/6.json"));
+    const int before = m_server->requestCount();
+    m_server->setHandler([&](const TestServer::Request &, int index) {
+        return index == before ? TestServer::respond(503, "busy")
+                               : TestServer::respond(200, "alice's article", wallabagCaching);
+    });
+    RetryPolicy policy = fastPolicy();
+    policy.initialDelayMs = 200;
+    policy.maxDelayMs = 200;
+    policy.jitter = Jitter::None;
+    m_manager->setRetryPolicy(policy);
+    std::unique_ptr<RetryingReply> reply(get(*m_manager, optedIn(url)));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isWaitingToRetry(), 2000);
+    OfflineCopy::Settings settings = m_manager->offlineCopySettings();
+    settings.accountKey = QStringLiteral("http://wallabag.test bob");
+    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    QCOMPARE(waitForBody(reply.get()), QByteArray("alice's article"));
+    QVERIFY(!m_manager->hasOfflineCopy(url));
+    settings.accountKey = QStringLiteral("http://wallabag.test alice");
+    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    QVERIFY(!m_manager->hasOfflineCopy(url));
+}
+
+void tst_OfflineCopies::redirectedGetKeepsItsOwnUrl()
+{
+    m_server->setHandler([&](const TestServer::Request &request, int) {
+        if (request.target.startsWith("/redir"))
+            return TestServer::respond(302, QByteArray(), { { "Location", "/target/x" } });
+        return TestServer::respond(200, "the target", wallabagCaching);
+    });
+    const QUrl url = m_server->url(QStringLiteral("/redir/x"));
+    std::unique_ptr<RetryingReply> first(get(*m_manager, optedIn(url)));
+    QCOMPARE(waitForBody(first.get()), QByteArray("the target"));
+    QVERIFY(m_manager->hasOfflineCopy(url)); // what the caller asked for
+    QVERIFY(!m_manager->hasOfflineCopy(m_server->url(QStringLiteral("/target/x"))));
+
+    offerOnlyWhenBlocked();
+    m_manager->setSimulatedOffline(true);
+    std::unique_ptr<RetryingReply> reply(get(*m_manager, optedIn(url)));
+    QSignalSpy offered(reply.get(), &RetryingReply::staleCopyOffered);
+    QTRY_COMPARE_WITH_TIMEOUT(offered.count(), 1, 1000);
+    QCOMPARE(reply->staleCopyBody(), QByteArray("the target"));
+}
+
+void tst_OfflineCopies::goneRemovesTheCopy_data()
+{
+    QTest::addColumn<int>("status");
+    QTest::addColumn<bool>("kept");
+    QTest::newRow("404") << 404 << false;
+    QTest::newRow("410") << 410 << false;
+    QTest::newRow("403") << 403 << true; // not gone: perhaps signed out
+    QTest::newRow("500 (after the retries)") << 500 << true;
+}
+
+void tst_OfflineCopies::goneRemovesTheCopy()
+{
+    QFETCH(int, status);
+    QFETCH(bool, kept);
+    const QUrl url = m_server->url(QStringLiteral("/api/entries/7.json"));
+    prime(url, "deleted elsewhere");
+    m_server->setHandler(
+        [&](const TestServer::Request &, int) { return TestServer::respond(status, "gone"); });
+    std::unique_ptr<RetryingReply> reply(get(*m_manager, optedIn(url)));
+    waitForBody(reply.get());
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), status);
+    QCOMPARE(m_manager->hasOfflineCopy(url), kept);
+}
+
+void tst_OfflineCopies::notModifiedForAnotherVersionAsksAgain()
+{
+    const QUrl url = m_server->url(QStringLiteral("/api/entries/8.json"));
+    Headers tagged = wallabagCaching;
+    tagged.append(qMakePair(QByteArray("ETag"), QByteArray("\"v1\"")));
+    prime(url, "v1", tagged);
+    const int before = m_server->requestCount();
+    m_server->setHandler([&](const TestServer::Request &request, int) {
+        if (!request.header("If-None-Match").isEmpty())
+            return TestServer::respond(304, QByteArray(), { { "ETag", "\"other\"" } });
+        return TestServer::respond(200, "v2", wallabagCaching);
+    });
+    std::unique_ptr<RetryingReply> reply(get(*m_manager, optedIn(url)));
+    QCOMPARE(waitForBody(reply.get()), QByteArray("v2"));
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(m_server->requestCount(), before + 2);
+    QVERIFY(m_server->requests().last().header("If-None-Match").isEmpty());
+}
+
+void tst_OfflineCopies::largeBodiesAreNotKept()
+{
+    OfflineCopy::Settings settings = m_manager->offlineCopySettings();
+    settings.maximumCopyBytes = 100 * 1024;
+    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    const QUrl small = m_server->url(QStringLiteral("/img/small.png"));
+    const QUrl large = m_server->url(QStringLiteral("/img/large.png"));
+    prime(small, QByteArray(100 * 1024, 's'));
+    prime(large, QByteArray(100 * 1024 + 1, 'l'));
+    QVERIFY(m_manager->hasOfflineCopy(small));
+    QVERIFY(!m_manager->hasOfflineCopy(large));
 }
 
 QTEST_GUILESS_MAIN(tst_OfflineCopies)

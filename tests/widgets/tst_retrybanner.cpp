@@ -610,6 +610,10 @@ void tst_RetryBanner::slowSwitchesToOfflineInPlace()
     QVERIFY(m_banner->isVisible());
     QVERIFY(!m_banner->isOffline());
     QCOMPARE(m_banner->currentText(), RetryBanner::defaultText());
+    // The 503 has come: the request is in its backoff (going offline during the attempt
+    // would cancel the attempt itself).
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QTRY_VERIFY_WITH_TIMEOUT(retrying->isWaitingToRetry(), 5000);
 
     m_manager->setSimulatedOffline(true);
     QCOMPARE(controller->situation(), RetryBannerController::Offline);
@@ -617,7 +621,6 @@ void tst_RetryBanner::slowSwitchesToOfflineInPlace()
     QVERIFY(m_banner->isOffline());
     QCOMPARE(m_banner->currentText(), RetryBanner::defaultOfflineText());
     // The retry comes due while offline: it parks instead of being sent.
-    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
     QTRY_VERIFY_WITH_TIMEOUT(retrying->isWaitingForConnectivity(), 5000);
     QCOMPARE(m_server->requests(), 1);
 

@@ -35,6 +35,7 @@ Transport::Transport(DemoServer *q, QMutex &mutex, WallabagApi &api)
         });
     upTimer = new QTimer(q);
     upTimer->setSingleShot(true);
+    upTimer->setTimerType(Qt::PreciseTimer); // "down for 8 s" means 8 s, not 7.6
     QObject::connect(upTimer, &QTimer::timeout, q, [this] { comeUp(); });
 }
 

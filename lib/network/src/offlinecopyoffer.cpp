@@ -24,6 +24,7 @@ std::optional<OfflineCopyOffer> OfflineCopyOffer::forRequest(QNetworkAccessManag
     offer.m_mode = OfflineCopy::Mode(mode);
     offer.m_overrides =
         OfflineCopy::Overrides(request.attribute(OfflineCopy::OverrideAttribute).toInt());
+    offer.m_accountKey = store->accountKey();
     offer.m_copy = store->lookup(offer.m_url);
     return offer;
 }
@@ -63,6 +64,8 @@ std::optional<OfflineCopyStore::Copy> OfflineCopyOffer::revalidated(OfflineCopyS
 {
     if (!store || !m_copy)
         return std::nullopt;
+    if (store->accountKey() != m_accountKey)
+        return m_copy; // confirmed, but the store is another account's now: not noted there
     const auto result = store->refresh(m_url, response->rawHeaderPairs(), m_overrides);
     if (result == OfflineCopyStore::RefreshResult::Refreshed) {
         if (m_mode == OfflineCopy::KeepPinned && !m_copy->pinned)
@@ -77,11 +80,17 @@ std::optional<OfflineCopyStore::Copy> OfflineCopyOffer::revalidated(OfflineCopyS
     return std::nullopt; // another copy was validated, or the server forbade keeping it
 }
 
-void OfflineCopyOffer::keep(OfflineCopyStore *store, const QUrl &url, int status,
+void OfflineCopyOffer::gone(OfflineCopyStore *store)
+{
+    if (store && store->accountKey() == m_accountKey)
+        store->remove(m_url);
+}
+
+void OfflineCopyOffer::keep(OfflineCopyStore *store, int status,
                             const QList<QNetworkReply::RawHeaderPair> &headers,
                             const QByteArray &body)
 {
-    if (!store)
+    if (!store || store->accountKey() != m_accountKey)
         return;
     // The body is stored as the caller got it: decoded, whole.
     QList<QNetworkReply::RawHeaderPair> kept;
@@ -91,7 +100,7 @@ void OfflineCopyOffer::keep(OfflineCopyStore *store, const QUrl &url, int status
             header.first.compare("Content-Length", Qt::CaseInsensitive) != 0)
             kept.append(header);
     }
-    store->store(url, status, kept, body, m_mode == OfflineCopy::KeepPinned, m_overrides);
+    store->store(m_url, status, kept, body, m_mode == OfflineCopy::KeepPinned, m_overrides);
 }
 
 } // namespace KeepTrying

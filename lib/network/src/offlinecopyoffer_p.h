@@ -53,13 +53,22 @@ public:
     // be confirmed (the store removed or lost it).
     std::optional<OfflineCopyStore::Copy> revalidated(OfflineCopyStore *store,
                                                       const QNetworkReply *response);
-    // The fresh 2xx answer: \a headers and \a body as the caller got them (decoded).
-    void keep(OfflineCopyStore *store, const QUrl &url, int status,
+    // The copy cannot be what a 304 confirmed (another validator): it is set aside, and the
+    // next attempt asks without conditions.
+    void dropCopy() { m_copy.reset(); }
+    // The fresh 2xx answer: \a headers and \a body as the caller got them (decoded). It is
+    // stored under the URL the caller asked for (not a redirect's) and the account the
+    // request started in: an answer that arrives after the app switched accounts is not
+    // stored at all.
+    void keep(OfflineCopyStore *store, int status,
               const QList<QNetworkReply::RawHeaderPair> &headers, const QByteArray &body);
+    // The final answer says the resource is gone (404, 410): its copy goes too.
+    void gone(OfflineCopyStore *store);
 
 private:
     std::optional<OfflineCopyStore::Copy> m_copy;
     QUrl m_url;
+    QString m_accountKey; // the store's account when the request started
     OfflineCopy::Mode m_mode = OfflineCopy::Off;
     OfflineCopy::Overrides m_overrides;
     int m_offerAfterMs = 1000;

@@ -126,8 +126,20 @@ void RetryingNetworkAccessManager::setReachability(Reachability *reachability)
         disconnect(d->reachability, nullptr, this, nullptr);
     const bool wasOffline = d->reachability && d->reachability->isSimulatedOffline();
     d->reachability = reachability ? reachability : d->ownReachability;
-    connect(d->reachability, &Reachability::simulatedOfflineChanged, this,
-            &RetryingNetworkAccessManager::simulatedOfflineChanged);
+    connect(d->reachability, &Reachability::simulatedOfflineChanged, this, [this](bool offline) {
+        if (offline) {
+            // As if the cable were pulled: what is on its way stops now, and no
+            // pooled connection outlives the switch.
+            const auto replies = findChildren<RetryingReply *>(Qt::FindDirectChildrenOnly);
+            for (const QPointer<RetryingReply> &reply :
+                 QList<QPointer<RetryingReply>>(replies.cbegin(), replies.cend())) {
+                if (reply)
+                    RetryingReplyPrivate::get(reply)->goneOffline();
+            }
+            clearConnectionCache();
+        }
+        Q_EMIT simulatedOfflineChanged(offline);
+    });
     // A probe that got through is as good as the breaker's own: end the break now.
     connect(d->reachability, &Reachability::originReachabilityChanged, this,
             [d](const QString &origin, bool reachable) {

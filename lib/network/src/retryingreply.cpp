@@ -66,7 +66,8 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     d->offline = OfflineCopyOffer::forRequest(op, request, owner->offlineCopyStore());
     if (d->offline) {
         d->offline->setOfferAfterMs(owner->offlineCopySettings.offerAfterMs);
-        d->forwarder.keepBody(owner->offlineCopySettings.maximumSizeBytes);
+        d->forwarder.keepBody(std::min(owner->offlineCopySettings.maximumSizeBytes,
+                                       owner->offlineCopySettings.maximumCopyBytes));
         if (d->offline->mayOffer())
             d->offerTimer.start(std::max(0, d->offline->offerAfterMs()), this);
     }
@@ -393,7 +394,7 @@ void RetryingReplyPrivate::onMetaDataChanged()
 
     // The answer the caller gets. After a resume it is a final status (404, 416, a last
     // 503): the request ends with it, its headers and its body, as a plain reply would.
-    if (offline && offline->wasOffered())
+    if (offline && offline->wasOffered() && status < 400)
         q_func()->setAttribute(OfflineCopy::IsStaleAttribute, false);
     forwarder.mode = Mode::Forwarding;
     forwarder.forward(current);
@@ -513,14 +514,31 @@ bool RetryingReplyPrivate::answerWithCopy()
     return true;
 }
 
-void RetryingReplyPrivate::keepOfflineCopy()
+void RetryingReplyPrivate::keepOfflineCopy(bool succeeded)
 {
     Q_Q(RetryingReply);
     const int status = q->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status < 200 || status >= 300 || status == 206)
+    if (status == 404 || status == 410) {
+        offline->gone(offlineCopyStore());
         return;
+    }
+    if (!succeeded || status < 200 || status >= 300 || status == 206)
+        return; // a body cut short, or not the resource's
     if (const auto body = forwarder.wholeBody())
-        offline->keep(offlineCopyStore(), hop->url(), status, q->rawHeaderPairs(), *body);
+        offline->keep(offlineCopyStore(), status, q->rawHeaderPairs(), *body);
+}
+
+void RetryingReplyPrivate::goneOffline()
+{
+    if (done || state != State::Attempting || !current)
+        return;
+    // A write without a key that may have reached the server is left to finish: cutting it
+    // would make resending it unsafe (and not resending it lose the answer).
+    if (!hop->maySendAgain(QNetworkReply::UnknownNetworkError, false, true, forwarder.uploaded()))
+        return;
+    forwarder.attemptFailed(); // keeps what was handed over and not yet read
+    releaseAttempt(current); // cancelled, and nothing taught to the monitors
+    attemptEnded(Outcome::simulatedOffline());
 }
 
 void RetryingReplyPrivate::onSimulatedOfflineAttempt()
@@ -600,8 +618,19 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         : policy.classify(outcome.error, outcome.httpStatus);
     teachMonitors(outcome, fault);
     if (fault == FaultClass::None) {
-        if (!(outcome.httpStatus == 304 && offline && offline->revalidates() && answerWithCopy()))
-            finish(outcome, false, QString());
+        if (outcome.httpStatus == 304 && offline && offline->revalidates()) {
+            if (answerWithCopy())
+                return;
+            // A 304 for another version than ours: the caller asked without conditions, so
+            // ask again without them rather than hand over a 304 (RFC 9111 §4.3.4).
+            offline->dropCopy();
+            releaseAttempt(current);
+            forwarder.mode = Mode::Undecided;
+            state = State::Idle;
+            hopTimer.start(0, q_func());
+            return;
+        }
+        finish(outcome, false, QString());
         return;
     }
     forwarder.attemptFailed();
@@ -778,8 +807,8 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
             return;
     }
     releaseAttempt(held);
-    if (offline && outcome.error == QNetworkReply::NoError)
-        keepOfflineCopy();
+    if (offline && outcome.httpStatus > 0)
+        keepOfflineCopy(outcome.error == QNetworkReply::NoError);
 
     if (owner())
         owner()->ended(outcome.error == QNetworkReply::NoError, gaveUp, elapsed.elapsed());

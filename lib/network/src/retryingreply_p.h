@@ -66,13 +66,17 @@ public:
     void onFinished();
     void onDeadline();
     void onSimulatedOfflineAttempt();
+    // Simulated offline was switched on: a running attempt that may be sent again is cut
+    // off as an unreachable network would, and the request waits for connectivity.
+    void goneOffline();
+    static RetryingReplyPrivate *get(RetryingReply *reply) { return reply->d_func(); }
 
     // Offline copies (a GET that opted in): offered once it cannot be answered fresh soon,
     // the answer after a 304 to our validators, stored after a fresh 2xx.
     void offerStaleCopySoon();
     void offerStaleCopy();
     bool answerWithCopy(); // false: no copy to answer with
-    void keepOfflineCopy();
+    void keepOfflineCopy(bool succeeded);
     OfflineCopyStore *offlineCopyStore() const
     {
         return owner() ? owner()->offlineCopyStore() : nullptr;

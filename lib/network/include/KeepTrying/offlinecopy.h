@@ -29,6 +29,10 @@ namespace KeepTrying {
     time, RFC 9111 §4.3.4). \c no-store and \c must-revalidate are respected unless the
     request overrides them (OverrideAttribute).
 
+    A copy is the last 2xx answer for the URL the caller asked for (after redirects, still
+    that URL); a final 404 or 410 for it removes it. \c Vary is not matched: requests for
+    one URL with different Accept-Language, say, share one copy.
+
     Copies of one account are never returned under another: switching account or server
     never shows the previous one's data. The key of a copy is its URL without user info,
     fragment and credential query parameters (isCredentialName()); request headers such as
@@ -101,6 +105,11 @@ struct Settings
         stored. Pinned copies are never evicted, even when they alone exceed it: then no
         unpinned copy is kept. Default 200 MiB. */
     qint64 maximumSizeBytes = 200 * 1024 * 1024;
+    /*! Bytes one copy's body may have; a larger response is not kept. The body is kept in
+        memory while it arrives and written when the reply finishes, on the thread of the
+        manager: this bounds both, and keeps one large download from evicting every other
+        copy. Default 16 MiB. */
+    qint64 maximumCopyBytes = 16 * 1024 * 1024;
     /*! How long, in milliseconds, a request that is retrying (or still waiting for its first
         answer) runs before its copy is offered. Offline at start, waiting for connectivity
         and an open breaker offer it at once. Default 1000. */

@@ -137,7 +137,12 @@ public:
 
     /*! True while the manager pretends to be offline (reachability()->isSimulatedOffline()):
         requests wait for connectivity without touching the network, or, when they may not
-        wait, fail at once as a connectivity fault (TemporaryNetworkFailureError). For QA. */
+        wait, fail at once as a connectivity fault (TemporaryNetworkFailureError). Switching
+        it on is pulling the cable: attempts in flight are cancelled and their requests wait
+        (or fail as above), pooled connections are dropped (clearConnectionCache()); a
+        request that must not be sent twice (no Idempotency-Key) and may already have
+        reached the server is left to finish. Managers that share one Reachability
+        (setReachability()) switch together. For QA. */
     bool isSimulatedOffline() const;
     void setSimulatedOffline(bool offline);
 

@@ -113,8 +113,9 @@ Q_SIGNALS:
         OfflineCopy::Settings::offerAfterMs. Its stored copy, \a ageSeconds old (RFC 9111
         §4.2.3), is offered: staleCopyBody() holds it, and OfflineCopy::IsStaleAttribute,
         StoredAtAttribute and AgeAttribute are set on the reply. The reply keeps trying:
-        the fresh response follows as usual (IsStaleAttribute turns false when its headers
-        arrive); if the request fails in the end, the attributes stay. Emitted at most once,
+        the fresh response follows as usual (IsStaleAttribute turns false when the headers
+        of a fresh answer below 400 arrive); if the request fails in the end (an error
+        status, or no answer), the attributes stay. Emitted at most once,
         never from inside get(), and not once the fresh response has begun to arrive; not
         for a copy marked must-revalidate unless the request overrides it. */
     void staleCopyOffered(qint64 ageSeconds);
