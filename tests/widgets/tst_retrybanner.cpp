@@ -90,6 +90,7 @@ private Q_SLOTS:
     void unreachableReasonFromFault_data();
     void unreachableReasonFromFault();
     void slowSwitchesToOfflineInPlace();
+    void backFromSimulatedOfflineIsNotUnreachable();
     void offlineLookWithoutController();
     void animationReachesFinalState();
     void rendersSomething_data();
@@ -589,6 +590,31 @@ void tst_RetryBanner::unreachableReasonFromFault()
     std::unique_ptr<QNetworkReply> next(m_manager->get(QNetworkRequest(m_server->url())));
     QCOMPARE(controller->situation(), RetryBannerController::Hidden);
     QTRY_VERIFY_WITH_TIMEOUT(next->isFinished(), 5000);
+}
+
+void tst_RetryBanner::backFromSimulatedOfflineIsNotUnreachable()
+{
+    // A request parked through a long simulated outage: when QA goes online again, the
+    // healthy server is never named unreachable on the way back.
+    m_server->setScript({});
+    m_manager->setRetryPolicy(shortPolicy(50));
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    controller->setThresholdMs(0);
+    controller->setOfflineThresholdMs(100);
+    QSignalSpy situation(controller, &RetryBannerController::situationChanged);
+    m_manager->setSimulatedOffline(true);
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QTRY_VERIFY_WITH_TIMEOUT(retrying->isWaitingForConnectivity(), 5000);
+    QTest::qWait(300); // well past the offline threshold
+    m_manager->setSimulatedOffline(false);
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    for (const QList<QVariant> &args : std::as_const(situation))
+        QVERIFY(args.at(0).value<RetryBannerController::Situation>() !=
+                RetryBannerController::Unreachable);
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
 }
 
 void tst_RetryBanner::slowSwitchesToOfflineInPlace()

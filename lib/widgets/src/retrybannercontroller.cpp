@@ -331,9 +331,17 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
                 d->faults.remove(Reachability::originOf(reply->url()));
         });
     // Simulated offline may be switched on a Reachability shared after setManager().
-    d->managerConnections << connect(manager,
-                                     &RetryingNetworkAccessManager::simulatedOfflineChanged, this,
-                                     [d] { d->update(); });
+    d->managerConnections << connect(
+        manager, &RetryingNetworkAccessManager::simulatedOfflineChanged, this, [d] {
+            // A wait that spanned the switch says nothing of the
+            // server: it starts again, or a healthy server would
+            // be named unreachable the moment QA goes online.
+            for (auto &entry : d->entries) {
+                if (entry.waitingSince.isValid())
+                    entry.waitingSince.start();
+            }
+            d->update();
+        });
     d->managerConnections << connect(manager, &QObject::destroyed, this, [d] {
         d->managerConnections.clear();
         d->forgetAll();
