@@ -317,7 +317,10 @@ int main(int argc, char *argv[])
     }
     if (server.isEmpty()) {
         QString error;
-        if (!builtIn.start(&error)) {
+        // The last run's port, so that its offline copies (keyed by URL) are found again.
+        const quint16 lastPort =
+            quint16(QSettings().value(QStringLiteral("builtInServer/port"), 0).toUInt());
+        if (!builtIn.start(lastPort, &error)) {
             std::fputs(
                 qPrintable(QStringLiteral("keeptrying-reader: ") + error + QLatin1Char('\n')),
                 stderr);
@@ -328,6 +331,7 @@ int main(int argc, char *argv[])
                 return usageError(QStringLiteral("--demo-fault: %1").arg(error));
         }
         server = builtIn.baseUrl();
+        QSettings().setValue(QStringLiteral("builtInServer/port"), server.port());
         // For QA scripts: where to send curl, faults and outages.
         std::printf("demo server: %s\ndemo server admin: %s\n", qPrintable(server.toString()),
                     qPrintable(builtIn.adminUrl().toString()));
@@ -370,7 +374,8 @@ int main(int argc, char *argv[])
     store.setServer(server);
     // The manager keeps offline copies of what the reader opts in (an article's content
     // and pictures pinned, previews evictable) in the cache directory, per account. The
-    // built-in server takes a new port every run, so its copies are found in that run only.
+    // built-in server takes the last run's port when it is free, so its copies are found
+    // again; on another port they are not (they are keyed by URL).
     KeepTrying::OfflineCopy::Settings copies;
     copies.directory = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
         QStringLiteral("/offline-copies");

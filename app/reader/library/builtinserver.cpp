@@ -15,7 +15,7 @@ BuiltInServer::~BuiltInServer()
     stop();
 }
 
-bool BuiltInServer::start(QString *errorMessage)
+bool BuiltInServer::start(quint16 preferredPort, QString *errorMessage)
 {
     if (m_server)
         return true;
@@ -27,9 +27,15 @@ bool BuiltInServer::start(QString *errorMessage)
     quint16 port = 0;
     QMetaObject::invokeMethod(
         m_context,
-        [this, &port] {
+        [this, &port, preferredPort] {
             m_server = new KeepTrying::Demo::DemoServer;
-            port = m_server->listen(QHostAddress::LocalHost, 0);
+            port = m_server->listen(QHostAddress::LocalHost, preferredPort);
+            if (port == 0 && preferredPort != 0) {
+                // Taken (another reader, or anything else): a fresh server, any port.
+                delete m_server;
+                m_server = new KeepTrying::Demo::DemoServer;
+                port = m_server->listen(QHostAddress::LocalHost, 0);
+            }
         },
         Qt::BlockingQueuedConnection);
     if (port == 0) {

@@ -25,9 +25,11 @@ public:
     explicit BuiltInServer(QObject *parent = nullptr);
     ~BuiltInServer() override;
 
-    /*! Starts the thread and the server on 127.0.0.1, any free port. Returns false with
-        \a errorMessage set when it could not listen. */
-    bool start(QString *errorMessage = nullptr);
+    /*! Starts the thread and the server on 127.0.0.1: on \a preferredPort when it is free
+        (the last run's, so that what was saved from it, offline copies of its articles and
+        pictures, is found again), else on any free port. Returns false with
+        \a errorMessage set when it could not listen at all. */
+    bool start(quint16 preferredPort = 0, QString *errorMessage = nullptr);
     /*! Stops the server and its thread; called by the destructor. */
     void stop();
 
