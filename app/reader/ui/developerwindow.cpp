@@ -125,11 +125,11 @@ DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHoo
     m_logView->horizontalHeader()->setStretchLastSection(true);
     m_logView->setWordWrap(false);
     m_logView->setColumnWidth(RequestLog::Started, 95);
-    m_logView->setColumnWidth(RequestLog::Request, 330);
+    m_logView->setColumnWidth(RequestLog::Request, 280);
     m_logView->setColumnWidth(RequestLog::Attempts, 70);
-    m_logView->setColumnWidth(RequestLog::Events, 250);
+    m_logView->setColumnWidth(RequestLog::Events, 210);
     m_logView->setColumnWidth(RequestLog::Breaker, 70);
-    m_logView->setColumnWidth(RequestLog::SavedCopy, 70);
+    m_logView->setColumnWidth(RequestLog::SavedCopy, 125);
     connect(log, &QAbstractItemModel::rowsInserted, m_logView, &QTableView::scrollToBottom);
     logLayout->addWidget(m_logView, 1);
     layout->addWidget(logBox, 1);
