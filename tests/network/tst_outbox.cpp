@@ -158,16 +158,7 @@ OutboxEnqueueResult tst_Outbox::patch(Outbox &outbox, int entry, const QByteArra
 
 QStringList tst_Outbox::appliedKeys(int entry) const
 {
-    QStringList keys;
-    const QJsonArray writes = m_server->server()
-                                  ->stats()
-                                  .value(QLatin1String("entry_writes"))
-                                  .toObject()
-                                  .value(QString::number(entry))
-                                  .toArray();
-    for (const QJsonValue &write : writes)
-        keys.append(write.toObject().value(QLatin1String("idempotency_key")).toString());
-    return keys;
+    return m_server->appliedKeys(entry);
 }
 
 int tst_Outbox::stat(const char *name) const

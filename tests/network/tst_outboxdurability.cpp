@@ -79,16 +79,7 @@ QStringList tst_OutboxDurability::writerArguments(const QString &prefix, int fro
 
 QStringList tst_OutboxDurability::appliedKeys(int entry) const
 {
-    QStringList keys;
-    const QJsonArray writes = m_server->server()
-                                  ->stats()
-                                  .value(QLatin1String("entry_writes"))
-                                  .toObject()
-                                  .value(QString::number(entry))
-                                  .toArray();
-    for (const QJsonValue &write : writes)
-        keys.append(write.toObject().value(QLatin1String("idempotency_key")).toString());
-    return keys;
+    return m_server->appliedKeys(entry);
 }
 
 int tst_OutboxDurability::itemsInDatabase(QString *states) const

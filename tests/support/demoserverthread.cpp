@@ -5,6 +5,9 @@
 
 #include <KeepTrying/Demo/demoserver.h>
 
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
+
 namespace KeepTrying::Test {
 
 DemoServerThread::DemoServerThread()
@@ -40,6 +43,19 @@ quint16 DemoServerThread::listen(const QHostAddress &address, quint16 port, quin
         m_context, [&] { bound = m_server->listen(address, port, adminPort); },
         Qt::BlockingQueuedConnection);
     return bound;
+}
+
+QStringList DemoServerThread::appliedKeys(int entry) const
+{
+    QStringList keys;
+    const QJsonArray writes = m_server->stats()
+                                  .value(QLatin1String("entry_writes"))
+                                  .toObject()
+                                  .value(QString::number(entry))
+                                  .toArray();
+    for (const QJsonValue &write : writes)
+        keys.append(write.toObject().value(QLatin1String("idempotency_key")).toString());
+    return keys;
 }
 
 } // namespace KeepTrying::Test

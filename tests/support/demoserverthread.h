@@ -4,6 +4,7 @@
 #ifndef KEEPTRYING_DEMOSERVERTHREAD_H
 #define KEEPTRYING_DEMOSERVERTHREAD_H
 
+#include <QtCore/QStringList>
 #include <QtCore/QThread>
 #include <QtNetwork/QHostAddress>
 
@@ -38,6 +39,10 @@ public:
     Demo::DemoServer *server() const { return m_server; }
     Demo::DemoServer *operator->() const { return m_server; }
     QThread *thread() { return &m_thread; }
+
+    /*! The Idempotency-Keys of the writes the server applied to entry \a entry, in the
+        order it applied them (its stats' \c entry_writes). */
+    QStringList appliedKeys(int entry) const;
 
 private:
     QThread m_thread;
