@@ -7,7 +7,9 @@
 // on one directory. The reply's use of it (stale first, fresh later) is tested elsewhere.
 
 #include "offlinecopystore_p.h"
+#include "testhelpers.h"
 
+#include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QRandomGenerator>
@@ -17,6 +19,8 @@
 #include <QtSql/QSqlDatabase>
 #include <QtSql/QSqlQuery>
 #include <QtTest/QTest>
+
+#include <atomic>
 
 using KeepTrying::OfflineCopyStore;
 using Headers = QList<OfflineCopyStore::RawHeaderPair>;
@@ -112,6 +116,7 @@ private Q_SLOTS:
     void copyLargerThanBudgetIsNotStored();
     void survivesReopen();
     void twoInstancesShareADirectory();
+    void newFileOpenedByManyAtOnce();
     void closedStoreMisses();
     void unusableDirectory();
 
@@ -769,6 +774,29 @@ void tst_OfflineCopyStore::twoInstancesShareADirectory()
     QCOMPARE(onFile(m_dir->path(), QStringLiteral("PRAGMA integrity_check")).toString(),
              QStringLiteral("ok"));
     QCOMPARE(onFile(m_dir->path(), QStringLiteral("SELECT count(*) FROM copies")).toInt(), count);
+}
+
+void tst_OfflineCopyStore::newFileOpenedByManyAtOnce()
+{
+    // Two instances of an app starting together on a new directory: SQLite refuses the
+    // second switch to WAL at once, without its busy handler. Both must get their copies.
+    constexpr int rounds = 300;
+    constexpr int openers = 3;
+    for (int round = 0; round < rounds; ++round) {
+        const QString directory = m_dir->filePath(QStringLiteral("together-%1").arg(round));
+        QVERIFY(QDir().mkpath(directory));
+        std::atomic<int> failures { 0 };
+        KeepTrying::Test::runAtOnce(openers, [&](int) {
+            OfflineCopyStore store;
+            if (!store.open(directory))
+                ++failures;
+        });
+        QVERIFY2(failures == 0,
+                 qPrintable(QStringLiteral("round %1: %2 of %3 could not open")
+                                .arg(round)
+                                .arg(failures.load())
+                                .arg(openers)));
+    }
 }
 
 void tst_OfflineCopyStore::closedStoreMisses()

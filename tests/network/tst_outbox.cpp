@@ -19,6 +19,7 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QMutex>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtNetwork/QNetworkProxy>
@@ -62,6 +63,7 @@ private Q_SLOTS:
     void brokenDatabaseIsKeptAside_data();
     void brokenDatabaseIsKeptAside();
     void unopenableDatabase();
+    void newFileOpenedByManyAtOnce();
     void oversizeBody();
     void invalidRequests_data();
     void invalidRequests();
@@ -741,6 +743,30 @@ void tst_Outbox::unopenableDatabase()
     QVERIFY(outbox->items().isEmpty());
     outbox->flush(); // harmless
     QVERIFY(QFileInfo(blocker.fileName()).isFile());
+}
+
+void tst_Outbox::newFileOpenedByManyAtOnce()
+{
+    // Two app processes starting together on a new outbox file: SQLite refuses the second
+    // switch to WAL at once, without its busy handler. Each must still get a usable outbox.
+    constexpr int rounds = 300;
+    constexpr int openers = 3;
+    for (int round = 0; round < rounds; ++round) {
+        const QString path = m_dir->filePath(QStringLiteral("together-%1.db").arg(round));
+        QMutex mutex;
+        QStringList failures;
+        KeepTrying::Test::runAtOnce(openers, [&](int) {
+            Outbox outbox(path, nullptr);
+            if (!outbox.isUsable()) {
+                QMutexLocker locker(&mutex);
+                failures.append(outbox.lastError());
+            }
+        });
+        QVERIFY2(
+            failures.isEmpty(),
+            qPrintable(
+                QStringLiteral("round %1: %2").arg(round).arg(failures.join(QLatin1String("; ")))));
+    }
 }
 
 void tst_Outbox::oversizeBody()

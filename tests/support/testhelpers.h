@@ -8,9 +8,14 @@
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
+#include <QtCore/QSemaphore>
+#include <QtCore/QThread>
 #include <QtNetwork/QNetworkReply>
 #include <QtNetwork/QTcpServer>
 #include <QtTest/QSignalSpy>
+
+#include <memory>
+#include <vector>
 
 namespace KeepTrying::Test {
 
@@ -59,6 +64,28 @@ inline quint16 closedPort()
     QTcpServer probe;
     probe.listen(QHostAddress::LocalHost);
     return probe.serverPort(); // closed again when probe goes
+}
+
+// Runs job(i) for i in [0, count) on count threads (each with a Qt event dispatcher) that
+// all start it at the same moment, and returns when every one has finished.
+template<typename Job>
+void runAtOnce(int count, Job job)
+{
+    QSemaphore ready;
+    QSemaphore go;
+    std::vector<std::unique_ptr<QThread>> threads;
+    for (int i = 0; i < count; ++i) {
+        threads.emplace_back(QThread::create([&ready, &go, &job, i] {
+            ready.release();
+            go.acquire();
+            job(i);
+        }));
+        threads.back()->start();
+    }
+    ready.acquire(count);
+    go.release(count);
+    for (const auto &thread : threads)
+        thread->wait();
 }
 
 } // namespace KeepTrying::Test

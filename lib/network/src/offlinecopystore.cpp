@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 
 #include "offlinecopystore_p.h"
+#include "sqliteutil_p.h"
 
 #include <KeepTrying/redaction.h>
 
@@ -23,10 +24,8 @@ namespace {
 Q_LOGGING_CATEGORY(lcOfflineCopy, "keeptrying.offlinecopy", QtWarningMsg)
 
 constexpr int currentFormat = 1;
+constexpr int busyTimeoutMs = 2000;
 constexpr qint64 applicationId = 0x4B544F43; // "KTOC"
-// SQLite primary result codes (sqlite3.h) that mean the file is damaged or not a database.
-constexpr int sqliteCorrupt = 11;
-constexpr int sqliteNotADatabase = 26;
 
 enum CopyFlag { MustRevalidateFlag = 0x1, NoCacheFlag = 0x2, NoStoreFlag = 0x4 };
 
@@ -204,11 +203,9 @@ bool sameEntityTag(QByteArray a, QByteArray b)
     return a == b;
 }
 
-int sqliteCode(const QSqlError &error)
+bool isDamage(int code)
 {
-    bool ok = false;
-    const int code = error.nativeErrorCode().toInt(&ok);
-    return ok ? code & 0xff : -1;
+    return code == Sqlite::corrupt || code == Sqlite::notADatabase;
 }
 
 } // namespace
@@ -333,7 +330,7 @@ OfflineCopyStore::Opened OfflineCopyStore::openFile()
     m_db.setDatabaseName(QDir(m_directory).filePath(fileName()));
     // A writer of another instance holds the lock for one copy's transaction (ms); this
     // bounds the wait if something holds it far longer. Readers never wait (WAL).
-    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=2000"));
+    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
     if (!m_db.open()) {
         qCWarning(lcOfflineCopy) << "cannot open the offline copy store:"
                                  << m_db.lastError().text();
@@ -349,12 +346,14 @@ OfflineCopyStore::Opened OfflineCopyStore::openFile()
         return true;
     };
     auto damagedOrUnusable = [&q]() {
-        const int code = sqliteCode(q.lastError());
         qCWarning(lcOfflineCopy) << "offline copy store:" << q.lastError().text();
-        return code == sqliteCorrupt || code == sqliteNotADatabase ? Opened::Damaged
-                                                                   : Opened::Unusable;
+        return isDamage(Sqlite::resultCode(q.lastError())) ? Opened::Damaged : Opened::Unusable;
     };
 
+    // One snapshot for the checks: another instance may be making the schema of a new file
+    // meanwhile, and an id read before its commit with tables read after would look foreign.
+    if (!q.exec(QStringLiteral("BEGIN")))
+        return damagedOrUnusable();
     qint64 appId = 0;
     qint64 version = 0;
     if (!scalar(QStringLiteral("PRAGMA application_id"), &appId) ||
@@ -380,11 +379,15 @@ OfflineCopyStore::Opened OfflineCopyStore::openFile()
         }
         if (tables > 0)
             return Opened::Damaged; // an older format of ours: start again
+    }
+    if (!q.exec(QStringLiteral("COMMIT")))
+        return damagedOrUnusable();
+    if (appId == 0) {
         // auto_vacuum must be chosen before the first table; WAL outside a transaction.
         if (!q.exec(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL")))
             return damagedOrUnusable();
     }
-    if (!q.exec(QStringLiteral("PRAGMA journal_mode = WAL")) ||
+    if (!Sqlite::switchToWal(q, busyTimeoutMs) ||
         !q.exec(QStringLiteral("PRAGMA synchronous = NORMAL")))
         return damagedOrUnusable();
     q.finish();
@@ -438,12 +441,11 @@ OfflineCopyStore::Opened OfflineCopyStore::openFile()
             " last_modified, flags, pinned FROM copies WHERE account = ? AND key = ?")) ||
         !m_statements->contains.prepare(
             QStringLiteral("SELECT 1 FROM copies WHERE account = ? AND key = ?"))) {
-        const int code = sqliteCode(m_statements->lookup.lastError());
+        const int code = Sqlite::resultCode(m_statements->lookup.lastError());
         qCWarning(lcOfflineCopy) << "offline copy store:" << m_statements->lookup.lastError().text()
                                  << m_statements->contains.lastError().text();
         m_statements.reset();
-        return code == sqliteCorrupt || code == sqliteNotADatabase ? Opened::Damaged
-                                                                   : Opened::Unusable;
+        return isDamage(code) ? Opened::Damaged : Opened::Unusable;
     }
     return Opened::Ready;
 }
@@ -488,9 +490,8 @@ bool OfflineCopyStore::usable()
 
 void OfflineCopyStore::failed(const QSqlError &error, const char *what)
 {
-    const int code = sqliteCode(error);
     qCWarning(lcOfflineCopy) << "offline copy store:" << what << error.text();
-    if (code == sqliteCorrupt || code == sqliteNotADatabase)
+    if (isDamage(Sqlite::resultCode(error)))
         m_damaged = true;
 }
 

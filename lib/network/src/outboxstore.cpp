@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 
 #include "outboxstore_p.h"
+#include "sqliteutil_p.h"
 
 #include <QtCore/QAtomicInteger>
 #include <QtCore/QDateTime>
@@ -18,8 +19,8 @@ Q_LOGGING_CATEGORY(lcOutbox, "keeptrying.outbox", QtWarningMsg)
 namespace {
 
 constexpr int schemaVersion = 1;
-constexpr int sqliteCorrupt = 11;
-constexpr int sqliteNotADatabase = 26;
+// Other processes may hold the write lock for a moment (their enqueue or drain).
+constexpr int busyTimeoutMs = 5000;
 
 const char columns[] = "id, method, url, headers, body, idempotency_key, resource_key, "
                        "coalescing_key, created_at, attempts, last_error, state, "
@@ -168,8 +169,7 @@ bool OutboxStore::openConnection(const QString &path, bool fullSync, QString *re
     }
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
     m_db.setDatabaseName(path);
-    // Other processes may hold the write lock for a moment (their enqueue or drain).
-    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
     if (!m_db.open()) {
         *reason = m_db.lastError().text();
         dropConnection();
@@ -180,8 +180,8 @@ bool OutboxStore::openConnection(const QString &path, bool fullSync, QString *re
     const auto check = [&](const QString &sql) {
         query.finish();
         if (!query.exec(sql)) {
-            const int code = query.lastError().nativeErrorCode().toInt() & 0xff;
-            *broken = code == sqliteCorrupt || code == sqliteNotADatabase;
+            const int code = Sqlite::resultCode(query.lastError());
+            *broken = code == Sqlite::corrupt || code == Sqlite::notADatabase;
             *reason = sql + QStringLiteral(": ") + query.lastError().databaseText();
             return false;
         }
@@ -189,7 +189,11 @@ bool OutboxStore::openConnection(const QString &path, bool fullSync, QString *re
     };
 
     // Read-only checks first: a file that is not ours is left exactly as it was. The first
-    // statement that reads the file finds garbage (SQLITE_NOTADB).
+    // statement that reads the file finds garbage (SQLITE_NOTADB). They read one snapshot:
+    // another process may be making the schema of a new file meanwhile, and a version read
+    // before its commit with tables read after would call its outbox foreign.
+    if (!check(QStringLiteral("BEGIN")))
+        return false;
     if (!check(QStringLiteral("PRAGMA user_version")) || !query.next())
         return false;
     const int version = query.value(0).toInt();
@@ -222,8 +226,12 @@ bool OutboxStore::openConnection(const QString &path, bool fullSync, QString *re
         *reason = QStringLiteral("quick_check: ") + problems.mid(0, 3).join(QStringLiteral("; "));
         return false;
     }
-    if (!check(QStringLiteral("PRAGMA journal_mode=WAL")))
+    if (!check(QStringLiteral("COMMIT")))
         return false;
+    if (!Sqlite::switchToWal(query, busyTimeoutMs)) {
+        *reason = QStringLiteral("PRAGMA journal_mode=WAL: ") + query.lastError().databaseText();
+        return false;
+    }
     if (query.next() &&
         query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
         qCWarning(lcOutbox) << "WAL is not available here; journal mode"
