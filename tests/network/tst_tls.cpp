@@ -91,12 +91,16 @@ Seen run(QNetworkAccessManager &manager, const QNetworkRequest &request, Ignore 
          const QList<QSslError> &expected)
 {
     Seen seen;
+    QNetworkReply *reply = nullptr;
+    // The manager's signals count 1 when they name the reply the caller has, 100 otherwise.
+    QObject::connect(&manager, &QNetworkAccessManager::sslErrors, &manager,
+                     [&seen, &reply](QNetworkReply *r, const QList<QSslError> &) {
+                         seen.managerSslErrors += r == reply ? 1 : 100;
+                     });
     QObject::connect(
-        &manager, &QNetworkAccessManager::sslErrors, &manager,
-        [&seen](QNetworkReply *, const QList<QSslError> &) { ++seen.managerSslErrors; });
-    QObject::connect(&manager, &QNetworkAccessManager::encrypted, &manager,
-                     [&seen](QNetworkReply *) { ++seen.managerEncrypted; });
-    QNetworkReply *reply = manager.get(request);
+        &manager, &QNetworkAccessManager::encrypted, &manager,
+        [&seen, &reply](QNetworkReply *r) { seen.managerEncrypted += r == reply ? 1 : 100; });
+    reply = manager.get(request);
     QObject::connect(reply, &QNetworkReply::encrypted, reply, [&seen] { ++seen.encrypted; });
     QObject::connect(reply, &QNetworkReply::sslErrors, reply,
                      [&seen, reply, ignore](const QList<QSslError> &errors) {
@@ -258,6 +262,18 @@ void tst_Tls::certificateFailures()
     QCOMPARE(server.handshakeCount(), 0);
     QCOMPARE(server.requestCount(), 0);
 
+    // Nor does a custom shouldRetry() that retries everything: the same certificate would
+    // come back, and only the caller's ignoreSslErrors() gets past it.
+    server.resetCounts();
+    RetryPolicy retryAll = generousPolicy();
+    retryAll.shouldRetry = [](const RetryContext &) { return true; };
+    manager.setRetryPolicy(retryAll);
+    const Seen custom = run(manager, trustingTestCa(server.url()), Ignore::No, {});
+    QCOMPARE(custom.error, QNetworkReply::SslHandshakeFailedError);
+    QCOMPARE(custom.errorString, qt.errorString);
+    QCOMPARE(custom.attempts, 1);
+    QCOMPARE(custom.sslErrors.size(), 1);
+    QCOMPARE(server.connectionCount(), 1);
 }
 
 void tst_Tls::ignoreSslErrorsLikeQt_data()
