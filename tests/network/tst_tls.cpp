@@ -4,7 +4,7 @@
 // TLS against a loopback QSslServer (tls/make-certs.sh made its certificates): a
 // certificate the client refuses ends the request after one attempt, named, never retried
 // and never ignored unless the caller says so; a handshake or connection that breaks before
-// any response is a connectivity fault and retried. Every row runs a plain
+// any response is a connectivity fault and retried. The rows run a plain
 // QNetworkAccessManager against the same server first: what Qt 6.4 does is the expectation.
 
 #include <KeepTrying/reachability.h>
@@ -69,6 +69,8 @@ enum class Ignore {
     ListInHandler, // ignoreSslErrors(errors) in the handler, with the errors it was given
     ListBefore, // ignoreSslErrors(expected) right after get()
     AllBefore, // ignoreSslErrors() right after get()
+    AllOnce, // ignoreSslErrors() in the first sslErrors only
+    ListOnce, // ignoreSslErrors(errors) in the first sslErrors only
 };
 
 // What a caller sees of one request.
@@ -108,6 +110,10 @@ Seen run(QNetworkAccessManager &manager, const QNetworkRequest &request, Ignore 
                          if (ignore == Ignore::AllInHandler)
                              reply->ignoreSslErrors();
                          else if (ignore == Ignore::ListInHandler)
+                             reply->ignoreSslErrors(errors);
+                         else if (ignore == Ignore::AllOnce && seen.sslErrors.size() == 1)
+                             reply->ignoreSslErrors();
+                         else if (ignore == Ignore::ListOnce && seen.sslErrors.size() == 1)
                              reply->ignoreSslErrors(errors);
                      });
     if (auto *ours = qobject_cast<RetryingReply *>(reply)) {
@@ -415,6 +421,8 @@ void tst_Tls::ignoreCarriesToRetries_data()
         { "ignoreSslErrors(errors) in sslErrors", Ignore::ListInHandler },
         { "ignoreSslErrors(expected) after get()", Ignore::ListBefore },
         { "ignoreSslErrors() after get()", Ignore::AllBefore },
+        { "ignoreSslErrors() in the first sslErrors only", Ignore::AllOnce },
+        { "ignoreSslErrors(errors) in the first sslErrors only", Ignore::ListOnce },
     };
     for (const auto &m : modes) {
         QTest::addRow("close after handshake x5, %s", m.name)
