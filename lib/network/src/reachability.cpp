@@ -403,6 +403,14 @@ void ReachabilityPrivate::sendHttpProbe(Origin &origin)
     qCDebug(lcReachability) << "probing" << key;
     QObject::connect(reply, &QNetworkReply::finished, q,
                      [this, key, reply] { onProbeFinished(key, reply); });
+#if QT_CONFIG(ssl)
+    // The probes' manager trusts the system's CAs only: a server whose certificate the app
+    // trusts on its own requests (its CA on the request, an error it ignores) fails the
+    // probe's handshake. Having presented a certificate, it answers: that is the proof.
+    // Nothing is ignored, so nothing is sent over a connection no one checked.
+    QObject::connect(reply, &QNetworkReply::sslErrors, q,
+                     [reply] { reply->setProperty("keeptrying.certificateSeen", true); });
+#endif
 }
 
 void ReachabilityPrivate::onProbeFinished(const QString &key, QNetworkReply *reply)
@@ -412,8 +420,10 @@ void ReachabilityPrivate::onProbeFinished(const QString &key, QNetworkReply *rep
     if (!origin || origin->probe != reply)
         return;
     origin->probe = nullptr;
-    // Any HTTP answer, even an error status, shows the origin can be reached.
-    if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() > 0) {
+    // Any HTTP answer, even an error status, shows the origin can be reached; so does a
+    // TLS handshake that came as far as the server's certificate.
+    if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() > 0 ||
+        reply->property("keeptrying.certificateSeen").toBool()) {
         markReachable(key);
         return;
     }

@@ -648,7 +648,13 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
     context.previousDelayMs = previousDelayMs;
 
     bool retryable = fault != FaultClass::Permanent;
-    if (policy.shouldRetry && outcome.error != QNetworkReply::OperationCanceledError)
+    // A handshake Qt refused (a certificate error not ignored, no protocol or cipher in
+    // common) comes back the same from the same server: only the caller's
+    // ignoreSslErrors(), in answer to the sslErrors() it had, gets past it. Never retried,
+    // whatever a custom shouldRetry() would say.
+    const bool handshakeRefused = outcome.error == QNetworkReply::SslHandshakeFailedError;
+    if (policy.shouldRetry && outcome.error != QNetworkReply::OperationCanceledError &&
+        !handshakeRefused)
         retryable = policy.shouldRetry(context);
     // A custom "retry" of a permanent fault is counted against maxAttempts.
     const FaultClass limitClass =

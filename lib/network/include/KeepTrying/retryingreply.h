@@ -33,6 +33,15 @@ class RetryingReplyPrivate;
     a later attempt resumes after them or the reply fails, keeping them. The status and
     headers are those of the response that ended the request, or none when no response did.
 
+    TLS: encrypted() and sslErrors() are emitted for every handshake of every attempt, as a
+    plain reply emits them for each connection Qt makes (its own re-sends included), and
+    QNetworkAccessManager::encrypted()/sslErrors() name this reply. ignoreSslErrors(), in
+    either form, before the request starts or from a slot of sslErrors(), holds for this
+    attempt and every later one. A handshake Qt refuses (SslHandshakeFailedError: a
+    certificate error not ignored, and its errorString names the first) ends the request
+    after that one attempt, never retried, whatever the policy. A connection closed or reset
+    during the handshake, or after it before any response, is a connectivity fault, retried.
+
     Errors the reply produces itself, beyond Qt's own for the attempt that ended it:
     - RemoteHostClosedError, "The connection closed after N of M bytes of the body": the
       body was shorter than its Content-Length or Content-Range, and could not be resumed

@@ -145,7 +145,9 @@ public:
     qint64 maxHeldBodyBytes = 64 * 1024;
 
     /*! Optional: replaces the built-in decision whether a failed attempt is retried. It is
-        not asked for user aborts, nor once a limit or the deadline is reached. */
+        not asked for user aborts, nor for a TLS handshake Qt refused
+        (QNetworkReply::SslHandshakeFailedError, such as a certificate error the caller did
+        not ignore: never retried), nor once a limit or the deadline is reached. */
     std::function<bool(const RetryContext &)> shouldRetry;
     /*! Optional: returns the delay before the next attempt in milliseconds. By default the
         delay is context.retryAfterMs when present, else context.backoffMs. A negative
