@@ -5,12 +5,14 @@
 #   make run    set up, build and start the reader on its built-in demo server
 #   make test   set up, build (with ASan/UBSan) and run every test, then the memcheck pass
 #   make bench  build in Release and run the benchmarks
+#   make chaos  build (with ASan/UBSan) and run 10 000 randomised fault sequences
+#               (CHAOS_COUNT, CHAOS_SEED to change them); prints "N passed, M failed"
 
 CMAKE ?= cmake
 CTEST ?= ctest
 READER_ARGS ?=
 
-.PHONY: all setup build run test bench install clean
+.PHONY: all setup build run test bench chaos install clean
 
 all: build
 
@@ -36,6 +38,15 @@ test: setup build/test/build.ninja build/dev/build.ninja
 	$(CTEST) --preset test
 	$(CMAKE) --build --preset dev --target tst_replylifetime tst_abortanddelete
 	$(CTEST) --preset memcheck
+
+CHAOS_COUNT ?= 10000
+CHAOS_SEED ?=
+
+chaos: setup build/test/build.ninja
+	$(CMAKE) --build --preset test --target chaos_network
+	QT_QPA_PLATFORM=offscreen ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	./build/test/tests/chaos/chaos_network --count $(CHAOS_COUNT) $(if $(CHAOS_SEED),--seed $(CHAOS_SEED))
 
 build/release/build.ninja: | setup
 	$(CMAKE) --preset release

@@ -12,6 +12,11 @@
 //   ACK N        write N is committed
 //   EMPTY        nothing is pending any more (then it exits 0)
 //   ERROR text   enqueue refused a write (exit 2)
+//   FULL N       with --retry-when-full: the database was full for write N (not
+//                acknowledged); it is tried again 20 ms later
+//
+// --max-db-bytes bounds the database (Outbox::Settings::maxDatabaseBytes, SQLite's
+// max_page_count: a disk that fills up); --pad-bytes makes each write that much larger.
 
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/outbox.h>
@@ -66,8 +71,16 @@ int main(int argc, char **argv)
     const QCommandLineOption intervalOption(QStringLiteral("interval-ms"),
                                             QStringLiteral("time between two enqueues"),
                                             QStringLiteral("ms"), QStringLiteral("0"));
+    const QCommandLineOption maxDbOption(QStringLiteral("max-db-bytes"),
+                                         QStringLiteral("database size bound"),
+                                         QStringLiteral("bytes"), QStringLiteral("0"));
+    const QCommandLineOption padOption(QStringLiteral("pad-bytes"),
+                                       QStringLiteral("extra bytes per write"),
+                                       QStringLiteral("bytes"), QStringLiteral("0"));
+    const QCommandLineOption retryFullOption(QStringLiteral("retry-when-full"),
+                                             QStringLiteral("a full database is not an error"));
     parser.addOptions({ dbOption, urlOption, tokenOption, prefixOption, fromOption, countOption,
-                        entriesOption, intervalOption });
+                        entriesOption, intervalOption, maxDbOption, padOption, retryFullOption });
     parser.process(app);
 
     const QUrl base(parser.value(urlOption));
@@ -96,6 +109,9 @@ int main(int argc, char **argv)
     settings.initialRetryDelayMs = 20;
     settings.maxRetryDelayMs = 100;
     settings.lockRetryMs = 20;
+    settings.maxDatabaseBytes = parser.value(maxDbOption).toLongLong();
+    const QByteArray pad(parser.value(padOption).toInt(), 'p');
+    const bool retryWhenFull = parser.isSet(retryFullOption);
     outbox.setSettings(settings);
     outbox.setSigner([token](QNetworkRequest &request) {
         request.setRawHeader("Authorization", "Bearer " + token);
@@ -136,8 +152,14 @@ int main(int argc, char **argv)
         OutboxEnqueueOptions options;
         options.resourceKey = QStringLiteral("entry/%1").arg(entry);
         const OutboxEnqueueResult result = outbox.enqueue(
-            "PATCH", request, "{\"title\":\"" + prefix + ' ' + QByteArray::number(next) + "\"}",
-            options);
+            "PATCH", request,
+            "{\"title\":\"" + prefix + ' ' + QByteArray::number(next) + pad + "\"}", options);
+        if (!result.ok() && retryWhenFull && result.error == OutboxError::DiskFull) {
+            say("FULL " + QByteArray::number(next));
+            writer.setInterval(20); // the replays free pages meanwhile
+            return;
+        }
+        writer.setInterval(parser.value(intervalOption).toInt());
         if (!result.ok()) {
             say("ERROR " + result.errorString.toUtf8());
             app.exit(2);

@@ -8,6 +8,7 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
+#include "scriptedfaultserver.h"
 #include "testhelpers.h"
 #include "testserver.h"
 
@@ -41,6 +42,8 @@ private Q_SLOTS:
     void simulatedOfflineFromEnvironment();
     void goingOfflineCutsWhatIsInFlight_data();
     void goingOfflineCutsWhatIsInFlight();
+    void writeLeftToFinishGetsItsAnswer_data();
+    void writeLeftToFinishGetsItsAnswer();
     void statistics();
 };
 
@@ -225,6 +228,45 @@ void tst_OfflineAndStatistics::goingOfflineCutsWhatIsInFlight()
         manager.setSimulatedOffline(false);
     }
     QCOMPARE(finished.count(), 1);
+}
+
+// Found by the chaos suite (tests/chaos): a keyless POST left to finish when simulated
+// offline switches on must still end. Dropping the pooled connections at the switch
+// (clearConnectionCache(), which stops Qt's HTTP thread) while it was in flight left it
+// without an answer and without finished(), forever.
+void tst_OfflineAndStatistics::writeLeftToFinishGetsItsAnswer_data()
+{
+    QTest::addColumn<bool>("reachedServer");
+    QTest::newRow("offline while the server is answering") << true;
+    QTest::newRow("offline before the request is out") << false;
+}
+
+void tst_OfflineAndStatistics::writeLeftToFinishGetsItsAnswer()
+{
+    QFETCH(bool, reachedServer);
+    ScriptedFaultServer server;
+    ScriptedFaultServer::Behaviour slow;
+    slow.latencyMs = 150;
+    server.setScript({ slow });
+    server.setResource("the answer", "\"v1\"");
+    QVERIFY(server.listen());
+    RetryingNetworkAccessManager manager;
+    switchOffBreakerAndBudget(manager);
+    manager.setRetryPolicy(fastPolicy());
+    QNetworkRequest request(server.url());
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("text/plain"));
+    std::unique_ptr<QNetworkReply> reply(manager.post(request, QByteArray("body")));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    if (reachedServer)
+        QTRY_COMPARE_WITH_TIMEOUT(server.requestCount(), 1, 5000);
+    manager.setSimulatedOffline(true);
+    QVERIFY(finished.wait(3000));
+    if (reachedServer) {
+        QCOMPARE(reply->error(), QNetworkReply::NoError);
+        QCOMPARE(reply->readAll(), QByteArray("the answer"));
+    }
+    QVERIFY(server.requestCount() <= 1);
+    manager.setSimulatedOffline(false);
 }
 
 QTEST_GUILESS_MAIN(tst_OfflineAndStatistics)

@@ -13,6 +13,8 @@
 #include "retryingnetworkaccessmanager_p.h"
 #include "retryingreply_p.h"
 
+#include <memory>
+
 namespace KeepTrying {
 
 QNetworkReply *RetryingNetworkAccessManagerPrivate::createAttempt(
@@ -131,12 +133,28 @@ void RetryingNetworkAccessManager::setReachability(Reachability *reachability)
             // As if the cable were pulled: what is on its way stops now, and no
             // pooled connection outlives the switch.
             const auto replies = findChildren<RetryingReply *>(Qt::FindDirectChildrenOnly);
+            QList<QNetworkReply *> leftToFinish;
             for (const QPointer<RetryingReply> &reply :
                  QList<QPointer<RetryingReply>>(replies.cbegin(), replies.cend())) {
-                if (reply)
-                    RetryingReplyPrivate::get(reply)->goneOffline();
+                if (!reply)
+                    continue;
+                if (QNetworkReply *attempt = RetryingReplyPrivate::get(reply)->goneOffline())
+                    leftToFinish.append(attempt);
             }
-            clearConnectionCache();
+            // clearConnectionCache() stops Qt's HTTP thread: an attempt still running then
+            // never finishes. Writes left to finish keep their connection; the pool goes
+            // when the last of them is gone (if the manager is still offline then).
+            if (leftToFinish.isEmpty()) {
+                clearConnectionCache();
+            } else {
+                auto remaining = std::make_shared<int>(int(leftToFinish.size()));
+                for (QNetworkReply *attempt : std::as_const(leftToFinish)) {
+                    connect(attempt, &QObject::destroyed, this, [this, remaining] {
+                        if (--*remaining == 0 && isSimulatedOffline())
+                            clearConnectionCache();
+                    });
+                }
+            }
         }
         Q_EMIT simulatedOfflineChanged(offline);
     });

@@ -528,17 +528,18 @@ void RetryingReplyPrivate::keepOfflineCopy(bool succeeded)
         offline->keep(offlineCopyStore(), status, q->rawHeaderPairs(), *body);
 }
 
-void RetryingReplyPrivate::goneOffline()
+QNetworkReply *RetryingReplyPrivate::goneOffline()
 {
     if (done || state != State::Attempting || !current)
-        return;
+        return nullptr;
     // A write without a key that may have reached the server is left to finish: cutting it
     // would make resending it unsafe (and not resending it lose the answer).
     if (!hop->maySendAgain(QNetworkReply::UnknownNetworkError, false, true, forwarder.uploaded()))
-        return;
+        return current;
     forwarder.attemptFailed(); // keeps what was handed over and not yet read
     releaseAttempt(current); // cancelled, and nothing taught to the monitors
     attemptEnded(Outcome::simulatedOffline());
+    return nullptr;
 }
 
 void RetryingReplyPrivate::onSimulatedOfflineAttempt()

@@ -67,8 +67,9 @@ public:
     void onDeadline();
     void onSimulatedOfflineAttempt();
     // Simulated offline was switched on: a running attempt that may be sent again is cut
-    // off as an unreachable network would, and the request waits for connectivity.
-    void goneOffline();
+    // off as an unreachable network would, and the request waits for connectivity. A write
+    // that must not be sent twice is left to finish: its attempt is returned (else null).
+    QNetworkReply *goneOffline();
     static RetryingReplyPrivate *get(RetryingReply *reply) { return reply->d_func(); }
 
     // Offline copies (a GET that opted in): offered once it cannot be answered fresh soon,

@@ -1,0 +1,861 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+// Randomised fault sequences through RetryingNetworkAccessManager. Each sequence is drawn
+// from one seed: a script for the ScriptedFaultServer (per request: a 200 or a 206 that
+// honours Range, an error status with or without Retry-After, a reset before the headers,
+// after them or mid-body, latency, a slow drip, a listener closed for a moment) and the
+// caller's behaviour (method, key, how it reads, when it aborts or deletes the reply,
+// simulated offline). The invariants below are checked against the server's record.
+//
+//   chaos_network --count N [--seed S] [--verbose]
+//       runs N sequences, seeds S, S+1, … (S: KEEPTRYING_CHAOS_SEED, else random), prints
+//       each failure with its seed and script, then "N passed, M failed"; exit code 1 when
+//       any failed.
+//   chaos_network --seed S            replays the one sequence S, with its script.
+//
+// The invariants, per sequence:
+//  1. finished() exactly once; never for a reply the caller deleted before it.
+//  2. errorOccurred() at most once, exactly when the reply ends with an error, and before
+//     finished().
+//  3. A success carries the exact resource (nothing for HEAD). A failure carries a prefix
+//     of the resource (what was handed over before the fault), or the body of an error
+//     response the server sent, never a mix; with no byte twice (the resource is random
+//     bytes, so a repeated byte breaks the prefix).
+//  4. downloadProgress() never goes backwards.
+//  5. After abort() or delete no attempt starts, and at most the request of the attempt
+//     in flight then still reaches the server.
+//  6. A POST without Idempotency-Key reaches the server at most once.
+//  7. Every request of a keyed write carries the same key; every request whose body
+//     arrived whole carries the caller's body.
+//  8. The final answer is what the server last did. Checked when the sequence has no
+//     deadline, no simulated offline while the reply ran and no cancel before it ended (a
+//     deadline ends with the last *real* answer, and offline or a cancel stop the client
+//     on its own account). Breaker and budget are off, so only RetryPolicy limits stop the
+//     retries, and they stop right after an attempt: the reply ends with that attempt. So:
+//       - the listener closed after the last request (or before any): either
+//         ConnectionRefusedError, or the last request's answer;
+//       - the last request got an error status S whole: error, status S, its body;
+//       - it got the resource whole (200 or a 206 continuing it): success, unless it was a
+//         200 to a Range request after bytes were handed over (resume refused:
+//         RemoteHostClosedError, by design: those bytes cannot be handed over twice);
+//       - a reset before the headers: RemoteHostClosedError;
+//       - a reset after the headers or mid-body: RemoteHostClosedError with that response's
+//         status (its headers arrived whole; plain Qt does the same). A HEAD's response is
+//         whole with its headers, so there a success is right too.
+//     Where a fault left no status of its own, the reply has none, unless body bytes were
+//     handed over: they come with their response's headers (200 or 206), which stay.
+//  9. No hang: every sequence ends within its watchdog.
+// 10. No request reaches the server after finished().
+// A sanitizer report aborts the process; its death callback prints the sequence first.
+
+#include <KeepTrying/circuitbreaker.h>
+#include <KeepTrying/retrybudget.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include "scriptedfaultserver.h"
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QCoreApplication>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QEventLoop>
+#include <QtCore/QMetaEnum>
+#include <QtCore/QPointer>
+#include <QtCore/QRandomGenerator>
+#include <QtCore/QTimer>
+#include <QtNetwork/QNetworkProxy>
+#include <QtNetwork/QNetworkReply>
+
+#include <cstdio>
+#include <random>
+
+#if defined(__has_include)
+#if __has_include(<sanitizer/common_interface_defs.h>) &&                                    \
+    (defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__))
+#include <sanitizer/common_interface_defs.h>
+#define KEEPTRYING_CHAOS_DEATH_CALLBACK 1
+#endif
+#endif
+
+using namespace KeepTrying;
+using namespace KeepTrying::Test;
+using Behaviour = ScriptedFaultServer::Behaviour;
+using Kind = ScriptedFaultServer::Kind;
+
+namespace {
+
+enum class Method { Get, Head, Put, PostKeyless, PostCallerKey, PostPolicyKey };
+enum class Cancel { None, Abort, Delete };
+enum class Moment {
+    AttemptStarted,
+    RetryScheduled,
+    ReadyRead,
+    MetaDataChanged,
+    ErrorOccurred,
+    Finished,
+    Timer
+};
+
+struct Sequence
+{
+    quint32 seed = 0;
+    QByteArray resource;
+    QList<Behaviour> script;
+    Method method = Method::Get;
+    QByteArray requestBody;
+    bool readInReadyRead = true;
+    int chunk = 0; // bytes read per readyRead
+    bool watchProgress = false;
+    Cancel cancel = Cancel::None;
+    Moment moment = Moment::Timer;
+    int momentIndex = 1; // the n-th such signal, from 1
+    int cancelAtMs = 0; // Moment::Timer
+    QList<QPair<int, int>> offline; // at ms, for ms
+    RetryPolicy policy;
+
+    bool hasKey() const
+    {
+        return method == Method::PostCallerKey || method == Method::PostPolicyKey;
+    }
+    QString describe() const;
+};
+
+const char *methodName(Method method)
+{
+    switch (method) {
+    case Method::Get:
+        return "GET";
+    case Method::Head:
+        return "HEAD";
+    case Method::Put:
+        return "PUT";
+    case Method::PostKeyless:
+        return "POST without Idempotency-Key";
+    case Method::PostCallerKey:
+        return "POST with the caller's Idempotency-Key";
+    case Method::PostPolicyKey:
+        return "POST with the policy's Idempotency-Key";
+    }
+    return "?";
+}
+
+const char *momentName(Moment moment)
+{
+    switch (moment) {
+    case Moment::AttemptStarted:
+        return "attemptStarted";
+    case Moment::RetryScheduled:
+        return "retryScheduled (backoff)";
+    case Moment::ReadyRead:
+        return "readyRead";
+    case Moment::MetaDataChanged:
+        return "metaDataChanged";
+    case Moment::ErrorOccurred:
+        return "errorOccurred";
+    case Moment::Finished:
+        return "finished";
+    case Moment::Timer:
+        return "timer";
+    }
+    return "?";
+}
+
+QString Sequence::describe() const
+{
+    QStringList lines;
+    lines << QStringLiteral("seed %1: %2, resource %3 bytes, request body %4 bytes")
+                 .arg(seed)
+                 .arg(QLatin1String(methodName(method)))
+                 .arg(resource.size())
+                 .arg(requestBody.size());
+    lines << QStringLiteral("  policy: maxAttempts %1, maxConnectivityAttempts %2, delay %3..%4 ms "
+                            "jitter %5, Retry-After cap %6 ms, waitForConnectivity %7, deadline "
+                            "%8 ms, held body %9 B")
+                 .arg(policy.maxAttempts)
+                 .arg(policy.maxConnectivityAttempts)
+                 .arg(policy.initialDelayMs)
+                 .arg(policy.maxDelayMs)
+                 .arg(int(policy.jitter))
+                 .arg(policy.maxRetryAfterMs)
+                 .arg(policy.waitForConnectivity)
+                 .arg(policy.deadlineMs)
+                 .arg(policy.maxHeldBodyBytes);
+    QString caller = readInReadyRead
+        ? QStringLiteral("  caller: reads %1 B per readyRead").arg(chunk)
+        : QStringLiteral("  caller: reads at finished only");
+    if (watchProgress)
+        caller += QStringLiteral(", watches progress");
+    if (cancel != Cancel::None) {
+        caller += QStringLiteral(", %1 ").arg(cancel == Cancel::Abort ? QStringLiteral("abort")
+                                                                      : QStringLiteral("delete"));
+        if (moment == Moment::Timer)
+            caller += QStringLiteral("at %1 ms").arg(cancelAtMs);
+        else
+            caller +=
+                QStringLiteral("in %1 #%2").arg(QLatin1String(momentName(moment))).arg(momentIndex);
+    }
+    for (const auto &o : offline)
+        caller += QStringLiteral(", offline at %1 ms for %2 ms").arg(o.first).arg(o.second);
+    lines << caller;
+    for (qsizetype i = 0; i < script.size(); ++i)
+        lines << QStringLiteral("  step %1: %2").arg(i).arg(script.at(i).describe());
+    lines << QStringLiteral("  then: plain 200");
+    return lines.join(QLatin1Char('\n'));
+}
+
+QByteArray randomBytes(std::mt19937 &random, qsizetype size)
+{
+    QByteArray bytes(size, Qt::Uninitialized);
+    for (char &c : bytes)
+        c = char(random() & 0xff);
+    return bytes;
+}
+
+// A size: mostly small (cheap under ASan), sometimes several reads' worth.
+qsizetype randomSize(std::mt19937 &random, qsizetype max)
+{
+    switch (random() % 4) {
+    case 0:
+        return qsizetype(random() % 16);
+    case 1:
+    case 2:
+        return qsizetype(random() % 2048);
+    default:
+        return qsizetype(random() % max);
+    }
+}
+
+Sequence generate(quint32 seed)
+{
+    std::mt19937 random(seed);
+    const auto chance = [&random](int percent) { return int(random() % 100) < percent; };
+    const auto between = [&random](int low, int high) {
+        return low + int(random() % unsigned(high - low + 1));
+    };
+    Sequence s;
+    s.seed = seed;
+    s.resource = randomBytes(random, randomSize(random, 48 * 1024));
+
+    const int method = int(random() % 100);
+    s.method = method < 40 ? Method::Get
+        : method < 50      ? Method::Head
+        : method < 65      ? Method::Put
+        : method < 78      ? Method::PostKeyless
+        : method < 89      ? Method::PostCallerKey
+                           : Method::PostPolicyKey;
+    if (s.method != Method::Get && s.method != Method::Head)
+        s.requestBody = randomBytes(random, randomSize(random, 8 * 1024));
+
+    const bool ranges = chance(60);
+    const int steps = between(0, 6);
+    for (int i = 0; i < steps; ++i) {
+        Behaviour b;
+        const int kind = int(random() % 100);
+        b.kind = kind < 8 ? Kind::Ok
+            : kind < 38   ? Kind::Status
+            : kind < 50   ? Kind::ResetBeforeHeaders
+            : kind < 62   ? Kind::ResetAfterHeaders
+            : kind < 90   ? Kind::ResetMidBody
+                          : Kind::Refuse;
+        b.acceptRanges = chance(80) ? ranges : !ranges;
+        b.honourRange = chance(80);
+        if (b.kind == Kind::Status) {
+            const int status = int(random() % 3);
+            b.status = status == 0 ? 503 : status == 1 ? 429 : 500;
+            b.errorBodyBytes = randomSize(random, 4096);
+            const int retryAfter = int(random() % 3);
+            b.retryAfter = ScriptedFaultServer::RetryAfter(retryAfter);
+            b.retryAfterSeconds = retryAfter == 2 ? between(-5, 2) : between(0, 2);
+        }
+        if (b.kind == Kind::ResetMidBody)
+            b.cutAt = s.resource.isEmpty() ? 0 : qint64(random() % quint32(s.resource.size()));
+        if (b.kind == Kind::Refuse)
+            b.refuseMs = between(5, 40);
+        if (chance(20))
+            b.latencyMs = between(1, 15);
+        if ((b.kind == Kind::Ok || b.kind == Kind::ResetMidBody || b.kind == Kind::Status) &&
+            chance(15)) {
+            b.dripBytes = std::max(256, int(s.resource.size() / 8));
+            b.dripIntervalMs = between(1, 3);
+        }
+        s.script.append(b);
+    }
+    Behaviour last;
+    last.acceptRanges = ranges;
+    s.script.append(last);
+
+    s.readInReadyRead = chance(70);
+    s.chunk = chance(50) ? between(1, 512) : between(513, 65536);
+    s.watchProgress = chance(50);
+    const int cancel = int(random() % 100);
+    s.cancel = cancel < 60 ? Cancel::None : cancel < 80 ? Cancel::Abort : Cancel::Delete;
+    s.moment = Moment(random() % 7);
+    s.momentIndex = between(1, 3);
+    if (s.moment == Moment::MetaDataChanged || s.moment == Moment::ErrorOccurred ||
+        s.moment == Moment::Finished)
+        s.momentIndex = 1;
+    if (s.moment == Moment::ReadyRead && !s.readInReadyRead)
+        s.moment = Moment::MetaDataChanged; // connecting readyRead would change the reading
+    s.cancelAtMs = between(0, 60);
+    if (chance(15)) {
+        const int toggles = between(1, 2);
+        int at = 0;
+        for (int i = 0; i < toggles; ++i) {
+            at += between(0, 40);
+            const int length = between(5, 40);
+            s.offline.append({ at, length });
+            at += length;
+        }
+    }
+
+    RetryPolicy &p = s.policy;
+    p.maxAttempts = between(1, 6);
+    p.maxConnectivityAttempts = between(1, 8);
+    p.initialDelayMs = between(0, 4);
+    p.multiplier = 1.5;
+    p.maxDelayMs = between(int(p.initialDelayMs), 10);
+    p.jitter = Jitter(random() % 4);
+    p.maxRetryAfterMs = between(0, 20);
+    p.waitForConnectivity = chance(25);
+    p.deadlineMs = chance(20) ? between(50, 400) : 0;
+    p.maxHeldBodyBytes = chance(50) ? between(1, 512) : 64 * 1024;
+    p.reconnectStaggerMs = 5;
+    p.addIdempotencyKey = s.method == Method::PostPolicyKey;
+    return s;
+}
+
+bool isPrefix(const QByteArray &part, const QByteArray &whole)
+{
+    return part.size() <= whole.size() && whole.startsWith(part);
+}
+
+// Where the resource's bytes end in \a body and an error response's begin: body = a prefix
+// of the resource, then a prefix of one Status response's body (or nothing). -1 when the
+// body is not of that shape. The resource comes first because bytes handed over stay
+// handed over: a resumed request answered with an error status ends with that answer,
+// its body included, after them (as tst_resume's resumeAnsweredWithFinalStatus has it).
+qsizetype splitAtErrorBody(const QByteArray &body, const QByteArray &resource,
+                           const QList<ScriptedFaultServer::Record> &records)
+{
+    qsizetype common = 0;
+    while (common < body.size() && common < resource.size() &&
+           body.at(common) == resource.at(common))
+        ++common;
+    if (common == body.size())
+        return common;
+    // Error bodies start with 'E' (or are empty): only those places can be the split.
+    for (qsizetype at = common; at >= 0; --at) {
+        if (body.at(at) != 'E')
+            continue;
+        const QByteArray rest = body.mid(at);
+        for (const auto &rec : records) {
+            if (rec.behaviour.kind == Kind::Status && isPrefix(rest, rec.sentBody))
+                return at;
+        }
+    }
+    return -1;
+}
+
+QString errorName(QNetworkReply::NetworkError error)
+{
+    return QString::fromLatin1(
+        QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(error));
+}
+
+// What the caller saw of the sequence.
+struct Observed
+{
+    int finished = 0;
+    int errors = 0;
+    bool errorAfterFinished = false;
+    QNetworkReply::NetworkError error = QNetworkReply::NoError;
+    QString errorString;
+    int status = 0;
+    QByteArray body;
+    bool handedOver = false; // a readyRead announced bytes
+    qint64 lastProgress = -1;
+    QString progressBack;
+    int readyReads = 0;
+    int metaDataChanges = 0;
+    int attemptsStarted = 0;
+    int retriesScheduled = 0;
+    bool inFlight = false;
+    bool cancelled = false;
+    bool cancelledBeforeFinish = false;
+    bool deleted = false;
+    bool deletedBeforeFinish = false;
+    int serverCountAtCancel = 0;
+    bool inFlightAtCancel = false;
+    int attemptsAfterCancel = 0;
+    bool offlineWhileRunning = false;
+    int serverCountAtFinish = -1;
+    bool inFlightAtFinish = false;
+    qint64 finishedAtMs = -1;
+    QByteArray key;
+};
+
+QString g_current; // the sequence running, for the sanitizer's death callback
+
+#ifdef KEEPTRYING_CHAOS_DEATH_CALLBACK
+void printCurrent()
+{
+    std::fprintf(stderr, "chaos: the sanitizer stopped the process during\n%s\n",
+                 g_current.toLocal8Bit().constData());
+}
+#endif
+
+QStringList run(const Sequence &s, bool verbose)
+{
+    QStringList violations;
+    ScriptedFaultServer server;
+    server.setResource(s.resource, "\"r" + QByteArray::number(s.seed) + '"');
+    server.setScript(s.script);
+    if (!server.listen())
+        return { QStringLiteral("the server cannot listen") };
+
+    RetryingNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy);
+    CircuitBreaker::Settings breaker;
+    breaker.enabled = false;
+    manager.circuitBreaker()->setSettings(breaker);
+    RetryBudget::Settings budget;
+    budget.enabled = false;
+    manager.retryBudget()->setSettings(budget);
+    manager.setRetryPolicy(s.policy);
+
+    Observed o;
+    QPointer<QNetworkReply> reply;
+    QNetworkReply *replyAddress = nullptr; // compared only, never dereferenced
+    QEventLoop loop;
+    bool offlineDone = s.offline.isEmpty();
+
+    const auto cancelNow = [&] {
+        if (o.cancelled || !reply)
+            return;
+        o.cancelled = true;
+        // Inside errorOccurred() the reply has ended already: finished() follows whatever
+        // the slot does, and an abort() there changes nothing.
+        o.cancelledBeforeFinish = o.finished == 0 && o.errors == 0;
+        o.serverCountAtCancel = server.requestCount();
+        o.inFlightAtCancel = o.inFlight;
+        if (s.cancel == Cancel::Abort) {
+            reply->abort();
+        } else {
+            o.deleted = true;
+            o.deletedBeforeFinish = o.finished == 0;
+            delete reply.data();
+            loop.quit();
+        }
+    };
+
+    QObject::connect(&manager, &RetryingNetworkAccessManager::attemptStarted, &loop,
+                     [&](QNetworkReply *r, int) {
+                         if (replyAddress && r != replyAddress)
+                             return;
+                         ++o.attemptsStarted;
+                         o.inFlight = true;
+                         if (o.cancelled)
+                             ++o.attemptsAfterCancel;
+                         if (s.cancel != Cancel::None && s.moment == Moment::AttemptStarted &&
+                             o.attemptsStarted == s.momentIndex) {
+                             if (!reply) {
+                                 // Inside get(): the caller has no pointer to delete yet; an
+                                 // abort through the signal's argument is what it can do.
+                                 o.cancelled = true;
+                                 o.cancelledBeforeFinish = true;
+                                 o.serverCountAtCancel = server.requestCount();
+                                 o.inFlightAtCancel = true;
+                                 r->abort();
+                             } else {
+                                 cancelNow();
+                             }
+                         }
+                     });
+    QObject::connect(&manager, &RetryingNetworkAccessManager::retryScheduled, &loop,
+                     [&](QNetworkReply *r, int, qint64, const QString &) {
+                         if (r != replyAddress)
+                             return;
+                         ++o.retriesScheduled;
+                         o.inFlight = false;
+                         if (o.cancelled)
+                             violations << QStringLiteral("retryScheduled after the cancel");
+                         if (s.cancel != Cancel::None && s.moment == Moment::RetryScheduled &&
+                             o.retriesScheduled == s.momentIndex)
+                             cancelNow();
+                     });
+    QObject::connect(&manager, &RetryingNetworkAccessManager::waitingForConnectivity, &loop,
+                     [&](QNetworkReply *r, bool waiting) {
+                         if (r == replyAddress && waiting)
+                             o.inFlight = false;
+                     });
+
+    QNetworkRequest request(server.url());
+    if (s.method == Method::PostCallerKey)
+        request.setRawHeader("Idempotency-Key", "chaos-" + QByteArray::number(s.seed));
+    QElapsedTimer clock;
+    clock.start();
+    switch (s.method) {
+    case Method::Get:
+        reply = manager.get(request);
+        break;
+    case Method::Head:
+        reply = manager.head(request);
+        break;
+    case Method::Put:
+        reply = manager.put(request, s.requestBody);
+        break;
+    case Method::PostKeyless:
+    case Method::PostCallerKey:
+    case Method::PostPolicyKey:
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QByteArrayLiteral("application/octet-stream"));
+        reply = manager.post(request, s.requestBody);
+        break;
+    }
+    replyAddress = reply.data();
+    if (auto *retrying = qobject_cast<RetryingReply *>(reply.data()))
+        o.key = retrying->idempotencyKey();
+    else
+        violations << QStringLiteral("the manager did not return a RetryingReply");
+    if (s.method == Method::PostCallerKey && o.key != "chaos-" + QByteArray::number(s.seed))
+        violations << QStringLiteral("the caller's Idempotency-Key was replaced: %1")
+                          .arg(QString::fromLatin1(o.key));
+    if (s.method == Method::PostPolicyKey && o.key.isEmpty())
+        violations << QStringLiteral("addIdempotencyKey gave the POST no key");
+
+    QNetworkReply *r = reply.data();
+    // An abort inside get() has ended it already: the signals below never come.
+    if (r->isFinished()) {
+        o.finished = 1; // emitted inside get(), before a slot could be connected
+        o.error = r->error();
+        o.errors = o.error == QNetworkReply::NoError ? 0 : 1;
+        o.status = r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        o.body = r->readAll();
+    }
+    if (s.readInReadyRead) {
+        QObject::connect(r, &QIODevice::readyRead, &loop, [&, r] {
+            ++o.readyReads;
+            if (r->bytesAvailable() > 0)
+                o.handedOver = true;
+            o.body += r->read(s.chunk);
+            if (s.cancel != Cancel::None && s.moment == Moment::ReadyRead &&
+                o.readyReads == s.momentIndex)
+                cancelNow();
+        });
+    }
+    QObject::connect(r, &QNetworkReply::metaDataChanged, &loop, [&] {
+        ++o.metaDataChanges;
+        if (s.cancel != Cancel::None && s.moment == Moment::MetaDataChanged &&
+            o.metaDataChanges == s.momentIndex)
+            cancelNow();
+    });
+    QObject::connect(r, &QNetworkReply::errorOccurred, &loop, [&](QNetworkReply::NetworkError) {
+        ++o.errors;
+        if (o.finished > 0)
+            o.errorAfterFinished = true;
+        if (s.cancel != Cancel::None && s.moment == Moment::ErrorOccurred)
+            cancelNow();
+    });
+    if (s.watchProgress) {
+        QObject::connect(r, &QNetworkReply::downloadProgress, &loop, [&](qint64 received, qint64) {
+            if (received < o.lastProgress && o.progressBack.isEmpty())
+                o.progressBack = QStringLiteral("%1 after %2").arg(received).arg(o.lastProgress);
+            o.lastProgress = std::max(o.lastProgress, received);
+        });
+    }
+    QObject::connect(r, &QNetworkReply::finished, &loop, [&, r] {
+        ++o.finished;
+        o.serverCountAtFinish = server.requestCount();
+        o.inFlightAtFinish = o.inFlight;
+        o.inFlight = false;
+        o.finishedAtMs = server.elapsed();
+        o.error = r->error();
+        o.errorString = r->errorString();
+        o.status = r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        o.body += r->readAll();
+        if (s.cancel != Cancel::None && s.moment == Moment::Finished)
+            cancelNow();
+        if (offlineDone)
+            loop.quit();
+    });
+
+    QTimer cancelTimer;
+    if (s.cancel != Cancel::None && s.moment == Moment::Timer) {
+        cancelTimer.setSingleShot(true);
+        QObject::connect(&cancelTimer, &QTimer::timeout, &loop, cancelNow);
+        cancelTimer.start(s.cancelAtMs);
+    }
+    for (qsizetype i = 0; i < s.offline.size(); ++i) {
+        const auto [at, length] = s.offline.at(i);
+        const bool last = i + 1 == s.offline.size();
+        QTimer::singleShot(at, &loop, [&] {
+            if (o.finished == 0 && !o.deleted)
+                o.offlineWhileRunning = true;
+            manager.setSimulatedOffline(true);
+        });
+        QTimer::singleShot(at + length, &loop, [&, last] {
+            manager.setSimulatedOffline(false);
+            if (last) {
+                offlineDone = true;
+                if (o.finished > 0 || o.deleted)
+                    loop.quit();
+            }
+        });
+    }
+    QTimer watchdog;
+    bool hung = false;
+    watchdog.setSingleShot(true);
+    QObject::connect(&watchdog, &QTimer::timeout, &loop, [&] {
+        hung = true;
+        loop.quit();
+    });
+    watchdog.start(10000);
+    if (!(o.finished > 0 && offlineDone) && !o.deleted)
+        loop.exec();
+    if (hung) {
+        violations << QStringLiteral("hang: not finished after 10 s (%1 attempts, %2 requests)")
+                          .arg(o.attemptsStarted)
+                          .arg(server.requestCount());
+    }
+    // Settle: anything a stopped reply would still do (a retry timer, a late signal) shows.
+    QTimer::singleShot(int(std::max(s.policy.maxDelayMs, s.policy.maxRetryAfterMs)) + 30, &loop,
+                       &QEventLoop::quit);
+    loop.exec();
+    const qint64 elapsed = clock.elapsed();
+    const int finishedBeforeDelete = o.finished;
+    delete reply.data();
+    server.shutDown();
+    const QList<ScriptedFaultServer::Record> records = server.records();
+
+    // 1. finished() once.
+    if (o.deletedBeforeFinish) {
+        if (o.finished != 0)
+            violations << QStringLiteral("finished() for a reply deleted before it");
+    } else if (!hung && finishedBeforeDelete != 1) {
+        violations << QStringLiteral("finished() %1 times").arg(finishedBeforeDelete);
+    }
+    // 2. errorOccurred() at most once, before finished(), exactly for an error.
+    if (o.errors > 1)
+        violations << QStringLiteral("errorOccurred() %1 times").arg(o.errors);
+    if (o.errorAfterFinished)
+        violations << QStringLiteral("errorOccurred() after finished()");
+    if (o.finished == 1 && (o.error != QNetworkReply::NoError) != (o.errors == 1))
+        violations << QStringLiteral("ended with %1 after %2 errorOccurred()")
+                          .arg(errorName(o.error))
+                          .arg(o.errors);
+    // 3. The body.
+    const bool head = s.method == Method::Head;
+    const bool success = o.finished == 1 && o.error == QNetworkReply::NoError;
+    if (head && !o.body.isEmpty())
+        violations << QStringLiteral("a HEAD gave %1 body bytes").arg(o.body.size());
+    if (!head && success && !o.cancelledBeforeFinish && o.body != s.resource) {
+        violations << QStringLiteral("success with a body of %1 bytes that is not the resource "
+                                     "(%2 bytes; a prefix: %3)")
+                          .arg(o.body.size())
+                          .arg(s.resource.size())
+                          .arg(isPrefix(o.body, s.resource));
+    }
+    if (!head && !success && splitAtErrorBody(o.body, s.resource, records) < 0) {
+        violations << QStringLiteral("failure with %1 body bytes that are not a prefix of the "
+                                     "resource followed by (part of) an error response's body "
+                                     "(first bytes %2)")
+                          .arg(o.body.size())
+                          .arg(QString::fromLatin1(o.body.left(24).toHex()));
+    }
+    // 4. Progress.
+    if (!o.progressBack.isEmpty())
+        violations << QStringLiteral("downloadProgress went backwards: %1").arg(o.progressBack);
+    // 5. Nothing after a cancel.
+    if (o.cancelled) {
+        if (o.attemptsAfterCancel > 0)
+            violations << QStringLiteral("%1 attempts started after the cancel")
+                              .arg(o.attemptsAfterCancel);
+        const int late = server.requestCount() - o.serverCountAtCancel;
+        if (late > (o.inFlightAtCancel ? 1 : 0))
+            violations << QStringLiteral("%1 requests reached the server after the cancel "
+                                         "(an attempt in flight then: %2)")
+                              .arg(late)
+                              .arg(o.inFlightAtCancel);
+        if (s.cancel == Cancel::Abort && o.cancelledBeforeFinish && o.finished == 1 &&
+            o.error != QNetworkReply::OperationCanceledError)
+            violations << QStringLiteral("aborted, but ended with %1").arg(errorName(o.error));
+    }
+    // 10. Nothing after finished(). A reply that ends on its own has had its last
+    // request answered (or refused); one cut short by the caller, the deadline or
+    // simulated offline may have had one on its way, which still arrives.
+    if (o.serverCountAtFinish >= 0) {
+        const bool cutShort =
+            o.cancelledBeforeFinish || s.policy.deadlineMs > 0 || o.offlineWhileRunning;
+        const int late = server.requestCount() - o.serverCountAtFinish;
+        if (late > (cutShort && o.inFlightAtFinish ? 1 : 0))
+            violations << QStringLiteral("%1 requests reached the server after finished()")
+                              .arg(late);
+    }
+    // 6. A keyless POST at most once.
+    if (s.method == Method::PostKeyless && records.size() > 1)
+        violations << QStringLiteral("a POST without Idempotency-Key reached the server %1 times")
+                          .arg(records.size());
+    // 7. Same key, same body.
+    for (qsizetype i = 0; i < records.size(); ++i) {
+        const auto &rec = records.at(i);
+        if (s.hasKey() && rec.header("Idempotency-Key") != o.key)
+            violations << QStringLiteral("request %1 carried the key '%2', not '%3'")
+                              .arg(i)
+                              .arg(QString::fromLatin1(rec.header("Idempotency-Key")),
+                                   QString::fromLatin1(o.key));
+        if (!s.hasKey() && !rec.header("Idempotency-Key").isEmpty())
+            violations << QStringLiteral("request %1 carried a key nobody asked for").arg(i);
+        if (rec.bodyComplete && rec.body != s.requestBody)
+            violations << QStringLiteral("request %1 carried a body of %2 bytes, not the "
+                                         "caller's %3")
+                              .arg(i)
+                              .arg(rec.body.size())
+                              .arg(s.requestBody.size());
+    }
+    // 8. The final answer is what the server last did.
+    if (o.finished == 1 && !o.cancelledBeforeFinish && !o.offlineWhileRunning &&
+        s.policy.deadlineMs == 0) {
+        const auto expect = [&](bool ok, const QString &what) {
+            if (!ok)
+                violations << QStringLiteral("ended with %1, status %2 (%3), but %4")
+                                  .arg(errorName(o.error))
+                                  .arg(o.status)
+                                  .arg(o.errorString, what);
+        };
+        const bool refusedLast =
+            records.isEmpty() ? server.refusedFirst() : records.last().refusedAfter;
+        // Bytes handed over come with the headers of their response: the caller keeps them.
+        const bool handedOverStatus = o.handedOver && (o.status == 200 || o.status == 206);
+        if (o.error == QNetworkReply::ConnectionRefusedError) {
+            expect(refusedLast && (o.status == 0 || handedOverStatus),
+                   QStringLiteral("the listener was not closed last"));
+        } else if (records.isEmpty()) {
+            expect(false, QStringLiteral("no request reached the server"));
+        } else {
+            const auto &last = records.last();
+            const QString was = QStringLiteral("the last request (%1 of %2) got: %3")
+                                    .arg(records.size() - 1)
+                                    .arg(records.size())
+                                    .arg(last.behaviour.describe());
+            switch (last.behaviour.kind) {
+            case Kind::Status:
+                expect(o.error != QNetworkReply::NoError && o.status == last.sentStatus &&
+                           (head || o.body.endsWith(last.sentBody)) &&
+                           (head || isPrefix(o.body.chopped(last.sentBody.size()), s.resource)),
+                       was + QStringLiteral(", %1 body bytes read").arg(o.body.size()));
+                break;
+            case Kind::Ok:
+                if (!last.header("Range").isEmpty() && last.rangeStart == 0 && o.handedOver)
+                    expect(o.error == QNetworkReply::RemoteHostClosedError,
+                           was + QStringLiteral(" (a 200 to a Range request)"));
+                else
+                    expect(o.error == QNetworkReply::NoError &&
+                               (o.status == 200 || o.status == 206),
+                           was);
+                break;
+            case Kind::ResetBeforeHeaders:
+                expect(o.error == QNetworkReply::RemoteHostClosedError &&
+                           (o.status == 0 || handedOverStatus),
+                       was);
+                break;
+            case Kind::ResetAfterHeaders:
+            case Kind::ResetMidBody:
+                // A response with no body to send (a HEAD, an empty resource) is whole with
+                // its headers: the reset after them cuts nothing.
+                if (last.payloadBytes == 0 && o.error == QNetworkReply::NoError)
+                    break;
+                // The response broke off: its own headers arrived whole, and they are what the
+                // request ends with (as with plain Qt), unless an earlier one handed bytes over.
+                expect(o.error == QNetworkReply::RemoteHostClosedError &&
+                           (o.status == last.sentStatus || handedOverStatus),
+                       was);
+                break;
+            case Kind::Refuse:
+                break; // never a request's behaviour
+            }
+        }
+    }
+    if (verbose) {
+        std::printf("seed %u: %s, status %d, %lld body bytes, %d attempts, %d requests, %d probes, "
+                    "%lld ms%s\n",
+                    s.seed, qPrintable(errorName(o.error)), o.status, qint64(o.body.size()),
+                    o.attemptsStarted, int(records.size()), server.probeCount(), elapsed,
+                    o.deleted         ? " (deleted)"
+                        : o.cancelled ? " (aborted)"
+                                      : "");
+        for (qsizetype i = 0; i < records.size(); ++i) {
+            const auto &rec = records.at(i);
+            std::printf("  request %d at %lld ms: %s %s%s%s -> %d, %lld body bytes%s\n", int(i),
+                        rec.arrivedAtMs, rec.method.constData(), rec.target.constData(),
+                        rec.header("Range").isEmpty() ? "" : " Range ",
+                        rec.header("Range").constData(), rec.sentStatus,
+                        qint64(rec.sentBody.size()), rec.complete ? "" : " (reset)");
+        }
+        std::printf("  finished at %lld ms\n", o.finishedAtMs);
+        std::fflush(stdout);
+    }
+    return violations;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Randomised fault sequences through RetryingNetworkAccessManager."));
+    parser.addHelpOption();
+    const QCommandLineOption seedOption(QStringLiteral("seed"),
+                                        QStringLiteral("first seed (default: "
+                                                       "KEEPTRYING_CHAOS_SEED, else random)"),
+                                        QStringLiteral("n"));
+    const QCommandLineOption countOption(
+        QStringLiteral("count"), QStringLiteral("sequences (default 1 with --seed, else 500)"),
+        QStringLiteral("n"));
+    const QCommandLineOption verboseOption(QStringLiteral("verbose"),
+                                           QStringLiteral("one line per sequence"));
+    parser.addOptions({ seedOption, countOption, verboseOption });
+    parser.process(app);
+
+    quint32 seed = 0;
+    if (parser.isSet(seedOption))
+        seed = parser.value(seedOption).toUInt();
+    else if (qEnvironmentVariableIsSet("KEEPTRYING_CHAOS_SEED"))
+        seed = qEnvironmentVariable("KEEPTRYING_CHAOS_SEED").toUInt();
+    else
+        seed = QRandomGenerator::global()->generate();
+    const int count = parser.isSet(countOption) ? parser.value(countOption).toInt()
+        : parser.isSet(seedOption)              ? 1
+                                                : 500;
+    const bool verbose = parser.isSet(verboseOption) || count == 1;
+    std::printf("chaos: %d sequences from seed %u (replay one: --seed N)\n", count, seed);
+    std::fflush(stdout);
+#ifdef KEEPTRYING_CHAOS_DEATH_CALLBACK
+    __sanitizer_set_death_callback(printCurrent);
+#endif
+
+    int passed = 0;
+    int failed = 0;
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < count; ++i) {
+        const Sequence sequence = generate(seed + quint32(i));
+        g_current = sequence.describe();
+        if (count == 1)
+            std::printf("%s\n", qPrintable(g_current));
+        const QStringList violations = run(sequence, verbose);
+        if (violations.isEmpty()) {
+            ++passed;
+            continue;
+        }
+        ++failed;
+        std::printf("FAIL %s\n  violated:\n    %s\n  replay: --seed %u\n", qPrintable(g_current),
+                    qPrintable(violations.join(QStringLiteral("\n    "))), sequence.seed);
+        std::fflush(stdout);
+    }
+    std::printf("chaos: %lld ms\n", clock.elapsed());
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
