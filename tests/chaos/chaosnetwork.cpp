@@ -325,6 +325,33 @@ Sequence generate(quint32 seed)
     return s;
 }
 
+// Qt's HTTP layer sends an idempotent request again by itself, on a new connection, when
+// the connection closed before the response was whole (each request has a few reconnect
+// attempts inside QHttpNetworkConnectionChannel; plain QNetworkAccessManager does the same
+// and no API turns it off). Such a repeat is the very request before it (method, target,
+// Range), which broke off; it can reach the server after the reply has ended with that
+// breakage. Qt never does it for a POST (not idempotent, RFC 9110 section 9.2.2).
+bool isQtResend(const QList<ScriptedFaultServer::Record> &records, qsizetype i)
+{
+    if (i <= 0 || i >= records.size())
+        return false;
+    const auto &previous = records.at(i - 1);
+    const auto &record = records.at(i);
+    static const QList<QByteArray> idempotent = { "GET", "HEAD", "PUT", "DELETE", "OPTIONS" };
+    return idempotent.contains(record.method) && record.method == previous.method &&
+        record.target == previous.target && record.header("Range") == previous.header("Range") &&
+        !previous.complete && previous.behaviour.kind != Kind::Status;
+}
+
+// Requests from index \a from on, less Qt's own repeats among them.
+int requestsFrom(const QList<ScriptedFaultServer::Record> &records, int from)
+{
+    int count = 0;
+    for (qsizetype i = qMax(from, 0); i < records.size(); ++i)
+        count += isQtResend(records, i) ? 0 : 1;
+    return count;
+}
+
 bool isPrefix(const QByteArray &part, const QByteArray &whole)
 {
     return part.size() <= whole.size() && whole.startsWith(part);
@@ -671,7 +698,7 @@ QStringList run(const Sequence &s, bool verbose)
         if (o.attemptsAfterCancel > 0)
             violations << QStringLiteral("%1 attempts started after the cancel")
                               .arg(o.attemptsAfterCancel);
-        const int late = server.requestCount() - o.serverCountAtCancel;
+        const int late = requestsFrom(records, o.serverCountAtCancel);
         if (late > (o.inFlightAtCancel ? 1 : 0))
             violations << QStringLiteral("%1 requests reached the server after the cancel "
                                          "(an attempt in flight then: %2)")
@@ -687,7 +714,7 @@ QStringList run(const Sequence &s, bool verbose)
     if (o.serverCountAtFinish >= 0) {
         const bool cutShort =
             o.cancelledBeforeFinish || s.policy.deadlineMs > 0 || o.offlineWhileRunning;
-        const int late = server.requestCount() - o.serverCountAtFinish;
+        const int late = requestsFrom(records, o.serverCountAtFinish);
         if (late > (cutShort && o.inFlightAtFinish ? 1 : 0))
             violations << QStringLiteral("%1 requests reached the server after finished()")
                               .arg(late);
@@ -723,20 +750,24 @@ QStringList run(const Sequence &s, bool verbose)
                                   .arg(o.status)
                                   .arg(o.errorString, what);
         };
+        // What the reply saw last: Qt's own repeats that came after it ended do not count.
+        QList<ScriptedFaultServer::Record> seen = records;
+        while (seen.size() > o.serverCountAtFinish && isQtResend(seen, seen.size() - 1))
+            seen.removeLast();
         const bool refusedLast =
-            records.isEmpty() ? server.refusedFirst() : records.last().refusedAfter;
+            seen.isEmpty() ? server.refusedFirst() : seen.last().refusedAfter;
         // Bytes handed over come with the headers of their response: the caller keeps them.
         const bool handedOverStatus = o.handedOver && (o.status == 200 || o.status == 206);
         if (o.error == QNetworkReply::ConnectionRefusedError) {
             expect(refusedLast && (o.status == 0 || handedOverStatus),
                    QStringLiteral("the listener was not closed last"));
-        } else if (records.isEmpty()) {
+        } else if (seen.isEmpty()) {
             expect(false, QStringLiteral("no request reached the server"));
         } else {
-            const auto &last = records.last();
+            const auto &last = seen.last();
             const QString was = QStringLiteral("the last request (%1 of %2) got: %3")
-                                    .arg(records.size() - 1)
-                                    .arg(records.size())
+                                    .arg(seen.size() - 1)
+                                    .arg(seen.size())
                                     .arg(last.behaviour.describe());
             switch (last.behaviour.kind) {
             case Kind::Status:
