@@ -716,8 +716,8 @@ QStringList run(const Sequence &s, bool verbose)
             o.cancelledBeforeFinish || s.policy.deadlineMs > 0 || o.offlineWhileRunning;
         const int late = requestsFrom(records, o.serverCountAtFinish);
         if (late > (cutShort && o.inFlightAtFinish ? 1 : 0))
-            violations << QStringLiteral("%1 requests reached the server after finished()")
-                              .arg(late);
+            violations
+                << QStringLiteral("%1 requests reached the server after finished()").arg(late);
     }
     // 6. A keyless POST at most once.
     if (s.method == Method::PostKeyless && records.size() > 1)
@@ -754,8 +754,7 @@ QStringList run(const Sequence &s, bool verbose)
         QList<ScriptedFaultServer::Record> seen = records;
         while (seen.size() > o.serverCountAtFinish && isQtResend(seen, seen.size() - 1))
             seen.removeLast();
-        const bool refusedLast =
-            seen.isEmpty() ? server.refusedFirst() : seen.last().refusedAfter;
+        const bool refusedLast = seen.isEmpty() ? server.refusedFirst() : seen.last().refusedAfter;
         // Bytes handed over come with the headers of their response: the caller keeps them.
         const bool handedOverStatus = o.handedOver && (o.status == 200 || o.status == 206);
         if (o.error == QNetworkReply::ConnectionRefusedError) {

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void sharedMonitorsDeletedWhileWaiting();
     void abortFromInsideSignals_data();
     void abortFromInsideSignals();
+    void abortWhileTheFinalFailureIsHandedOver();
     void deleteLaterInsideFinished();
 };
 
@@ -280,6 +281,42 @@ void tst_AbortAndDelete::abortFromInsideSignals()
     QTest::qWait(50);
     QCOMPARE(finished.size(), 1);
     QVERIFY(server.requestCount() <= 2);
+}
+
+// The final failure takes back the metadata of an earlier attempt whose body never came
+// (the request ends with no status); abort() in that metaDataChanged() ends it canceled.
+void tst_AbortAndDelete::abortWhileTheFinalFailureIsHandedOver()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        // A 200 whose body breaks off before its first byte, then a reset before the headers.
+        return index == 0 ? TestServer::cutOff(200, 10, QByteArray())
+                          : TestServer::Response { QByteArray(), TestServer::Response::Abort };
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.maxAttempts = 2;
+    policy.maxConnectivityAttempts = 2;
+    policy.waitForConnectivity = false;
+    manager.setRetryPolicy(policy);
+    QNetworkReply *reply = manager.get(QNetworkRequest(server.url()));
+    std::unique_ptr<QNetworkReply> owner(reply);
+    QSignalSpy finished(reply, &QNetworkReply::finished);
+    QSignalSpy errors(reply, &QNetworkReply::errorOccurred);
+    QSignalSpy attempts(qobject_cast<RetryingReply *>(reply), &RetryingReply::attemptStarted);
+    int metaDataChanges = 0;
+    connect(reply, &QNetworkReply::metaDataChanged, this, [&] {
+        if (++metaDataChanges == 2)
+            reply->abort();
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);
+    QCOMPARE(metaDataChanges, 2); // the 200's, then its taking back
+    QCOMPARE(reply->error(), QNetworkReply::OperationCanceledError);
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(errors.at(0).at(0).value<QNetworkReply::NetworkError>(),
+             QNetworkReply::OperationCanceledError);
+    QCOMPARE(attempts.size(), 1); // attempt 2; the first started inside get()
 }
 
 void tst_AbortAndDelete::deleteLaterInsideFinished()

@@ -781,11 +781,12 @@ void RetryingReplyPrivate::finishWithLastAnswer(Outcome outcome, const QString &
     finish(outcome, true, reason);
 }
 
-void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QString &reason)
+void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QString &reason)
 {
     Q_Q(RetryingReply);
     if (done)
         return;
+    Outcome outcome = decided;
     done = true;
     retryTimer.stop();
     deadlineTimer.stop();
@@ -814,6 +815,11 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
             return;
     }
     releaseAttempt(held);
+    if (abortedWhileFinishing && outcome.error != QNetworkReply::OperationCanceledError) {
+        q->QNetworkReply::close();
+        outcome = Outcome::canceled();
+        gaveUp = false;
+    }
     if (offline && outcome.httpStatus > 0)
         keepOfflineCopy(outcome.error == QNetworkReply::NoError);
 
@@ -843,8 +849,11 @@ void RetryingReplyPrivate::finish(const Outcome &outcome, bool gaveUp, const QSt
 void RetryingReply::abort()
 {
     Q_D(RetryingReply);
-    if (d->done)
+    if (d->done) {
+        if (!isFinished())
+            d->abortedWhileFinishing = true;
         return;
+    }
     // Qt's own replies close the device and finish synchronously; so do we.
     d->forwarder.forget(nullptr);
     d->releaseAttempt(d->current);

@@ -139,6 +139,9 @@ public:
     bool pendingServerRetry = false; // the next attempt retries a server fault
     bool deadlineReached = false;
     bool done = false;
+    // abort() from a slot of the metadata that finish() hands over, before it announces the
+    // outcome: the request ends as canceled, as it would a moment earlier.
+    bool abortedWhileFinishing = false;
     bool waitingToRetry = false; // as last announced
     bool waitingForConnectivity = false; // as last announced
 
