@@ -28,6 +28,7 @@
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace KeepTrying;
@@ -43,6 +44,7 @@ private Q_SLOTS:
     void cleanup();
 
     void enqueueCommitsThenDelivers();
+    void cancelBeforeSending();
     void credentialsStayOffTheDisk();
     void restartWhileOffline();
     void retryableOutcomesKeepTheItem_data();
@@ -106,6 +108,7 @@ void tst_Outbox::init()
     QVERIFY(m_dir->isValid());
     m_server->server()->clearFaults();
     m_server->server()->resetStats();
+    m_server->server()->setServiceTime(0);
 }
 
 void tst_Outbox::cleanup()
@@ -194,6 +197,52 @@ void tst_Outbox::enqueueCommitsThenDelivers()
     QCOMPARE(outbox->pendingCount(), 0);
     QCOMPARE(outbox->item(result.id).id, 0);
     QCOMPARE(appliedKeys(3), QStringList { QString::fromLatin1(stored.idempotencyKey) });
+    // The answer's body comes with it: the entry as the server now has it.
+    const QJsonObject entry = QJsonDocument::fromJson(delivered.at(0).at(2).toByteArray()).object();
+    QCOMPARE(entry.value(QLatin1String("id")).toInt(), 3);
+    QCOMPARE(entry.value(QLatin1String("is_starred")).toInt(), 1);
+}
+
+void tst_Outbox::cancelBeforeSending()
+{
+    auto manager = makeManager(true);
+    auto outbox = makeOutbox(manager.get());
+    QSignalSpy cancelled(outbox.get(), &Outbox::itemCancelled);
+    QSignalSpy delivered(outbox.get(), &Outbox::itemDelivered);
+    const OutboxEnqueueResult first = patch(*outbox, 4, R"({"archive":1})");
+    const OutboxEnqueueResult second = patch(*outbox, 5, R"({"archive":1})");
+    QVERIFY(first.ok() && second.ok());
+
+    QVERIFY(outbox->cancel(first.id));
+    QCOMPARE(cancelled.size(), 1);
+    QCOMPARE(cancelled.at(0).at(0).toLongLong(), first.id);
+    QCOMPARE(outbox->pendingCount(), 1);
+    QCOMPARE(outbox->item(first.id).id, 0);
+    QVERIFY(!outbox->cancel(first.id)); // gone already
+    QVERIFY(!outbox->cancel(12345)); // never was
+
+    manager->setSimulatedOffline(false);
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 10000);
+    QCOMPARE(delivered.at(0).at(0).toLongLong(), second.id);
+    QVERIFY(appliedKeys(4).isEmpty());
+    QCOMPARE(appliedKeys(5).size(), 1);
+
+    // Once it is being sent, it is too late: the answer comes as usual.
+    m_server->server()->setServiceTime(300);
+    QSignalSpy states(outbox.get(), &Outbox::itemStateChanged);
+    const OutboxEnqueueResult third = patch(*outbox, 6, R"({"archive":1})");
+    QVERIFY(third.ok());
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(states.cbegin(), states.cend(),
+                                         [&](const QList<QVariant> &args) {
+                                             return args.at(0).toLongLong() == third.id &&
+                                                 args.at(1).value<OutboxItem::State>() ==
+                                                 OutboxItem::State::Sending;
+                                         }),
+                             5000);
+    QVERIFY(!outbox->cancel(third.id));
+    QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 2, 10000);
+    QCOMPARE(appliedKeys(6).size(), 1);
+    QCOMPARE(cancelled.size(), 1);
 }
 
 void tst_Outbox::credentialsStayOffTheDisk()

@@ -21,6 +21,7 @@
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 
+#include <algorithm>
 #include <memory>
 
 using KeepTrying::Demo::DemoServer;
@@ -47,6 +48,8 @@ private Q_SLOTS:
     void pendingChangesResumeAtStart();
     void offlineChangesSurviveAQuit();
     void deleteCancelsQueuedChanges();
+    void addedThenDeletedOfflineNeverSent();
+    void deletedWhileItsCreationIsOnItsWay();
     void openedArticleReadableOffline();
 
 private:
@@ -400,6 +403,47 @@ void tst_SyncEngine::deleteCancelsQueuedChanges()
     QCOMPARE(writes.first().toObject().value(QLatin1String("method")).toString(),
              QStringLiteral("DELETE"));
     QCOMPARE(m_store->article(10).id, 0);
+}
+
+// Saved offline, then deleted before it reached the server: its POST is taken out of the
+// outbox, so the article never comes back.
+void tst_SyncEngine::addedThenDeletedOfflineNeverSent()
+{
+    QVERIFY(refresh());
+    const QUrl url(QStringLiteral("https://articles.example/never-sent"));
+    m_manager->setSimulatedOffline(true);
+    const qint64 id = m_engine->addUrl(url);
+    QVERIFY(id < 0);
+    QCOMPARE(m_queue->waitingCount(), 1);
+    m_engine->remove(id);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_store->article(id).id, 0, 5000);
+    m_manager->setSimulatedOffline(false);
+    QVERIFY(refresh());
+    QCOMPARE(requests("POST", QStringLiteral("/api/entries")).size(), 0);
+    const QList<Article> all = m_store->articles({ LocalStore::View::All, {}, {} });
+    QVERIFY(std::none_of(all.cbegin(), all.cend(), [&](const Article &a) { return a.url == url; }));
+}
+
+// Deleted while its POST is on its way: too late to take it back, so what the server
+// creates is deleted once it is confirmed, and the list never shows it again.
+void tst_SyncEngine::deletedWhileItsCreationIsOnItsWay()
+{
+    QVERIFY(refresh());
+    const QUrl url(QStringLiteral("https://articles.example/on-its-way"));
+    (*m_server)->setServiceTime(400);
+    const qint64 id = m_engine->addUrl(url);
+    // The server has the POST and answers in 400 ms: it is on its way.
+    QTRY_COMPARE_WITH_TIMEOUT(requests("POST", QStringLiteral("/api/entries")).size(), 1, 5000);
+    m_engine->remove(id);
+    QCOMPARE(m_store->article(id).id, id); // kept, marked deleted, until the answer
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 10000);
+    (*m_server)->setServiceTime(0);
+    QCOMPARE(requests("POST", QStringLiteral("/api/entries")).size(), 1);
+    QCOMPARE(requests("DELETE", QStringLiteral("/api/entries/")).size(), 1);
+    QVERIFY(refresh());
+    const QList<Article> all = m_store->articles({ LocalStore::View::All, {}, {} });
+    QVERIFY(std::none_of(all.cbegin(), all.cend(), [&](const Article &a) { return a.url == url; }));
 }
 
 void tst_SyncEngine::openedArticleReadableOffline()

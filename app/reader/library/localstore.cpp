@@ -394,6 +394,14 @@ bool LocalStore::exists(qint64 id) const
     return q.exec() && q.next();
 }
 
+bool LocalStore::isMarkedDeleted(qint64 id) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT 1 FROM articles WHERE id = ? AND deleted = 1"));
+    q.addBindValue(id);
+    return q.exec() && q.next();
+}
+
 int LocalStore::sweep(const QSet<qint64> &serverIds)
 {
     QList<qint64> gone;

@@ -104,6 +104,8 @@ public:
     void setArchived(qint64 id, bool archived);
     void setTags(qint64 id, const QStringList &tags);
     void markDeleted(qint64 id);
+    /*! True when the user deleted \a id and the server has not confirmed it yet. */
+    bool isMarkedDeleted(qint64 id) const;
     /*! Adds an article for \a url that the server has not saved yet; returns its local
         (negative) id. */
     qint64 addLocal(const QUrl &url);

@@ -91,7 +91,7 @@ void OutboxChangeQueue::open()
     // Gone already (deleted here or elsewhere, or a tag removed meanwhile): as wanted.
     m_outbox->setSuccessPredicate(&Outbox::deleteGoneIsSuccess);
     connect(m_outbox.get(), &Outbox::itemDelivered, this,
-            [this](qint64 id, int) { delivered(id); });
+            [this](qint64 id, int, const QByteArray &body) { delivered(id, body); });
     connect(m_outbox.get(), &Outbox::itemDeadLettered, this, &OutboxChangeQueue::deadLettered);
     connect(m_outbox.get(), &Outbox::itemSuperseded, this,
             [this](qint64 id, qint64) { m_items.remove(id); });
@@ -181,8 +181,18 @@ void OutboxChangeQueue::send(const Change &change)
         break;
     case Change::Kind::Delete:
         if (id < 0) {
-            // Never saved here: nothing to delete on the server. (Its POST, if still
-            // queued, goes all the same: the Outbox cannot cancel one item alone.)
+            // Never saved on the server: take its creation out of the outbox. One already
+            // on its way cannot be; the engine deletes what it creates once it is confirmed.
+            for (auto it = m_items.begin(); it != m_items.end();) {
+                if (!it->dead && it->change.kind == Change::Kind::Add &&
+                    it->change.articleId == id) {
+                    if (!m_outbox->cancel(it.key()))
+                        return; // being sent
+                    it = m_items.erase(it);
+                } else {
+                    ++it;
+                }
+            }
             QTimer::singleShot(0, this, [this, change] { Q_EMIT confirmed(change, {}); });
             return;
         }
@@ -247,7 +257,7 @@ bool OutboxChangeQueue::put(const QByteArray &method, const QUrl &url, const QBy
     return true;
 }
 
-void OutboxChangeQueue::delivered(qint64 id)
+void OutboxChangeQueue::delivered(qint64 id, const QByteArray &body)
 {
     const auto it = m_items.constFind(id);
     if (it == m_items.constEnd())
@@ -262,7 +272,10 @@ void OutboxChangeQueue::delivered(qint64 id)
             entry.change.kind == change.kind)
             return;
     }
-    Q_EMIT confirmed(change, {});
+    // A new entry's answer is the entry: its id replaces the local stand-in's.
+    const QJsonObject entry =
+        change.kind == Change::Kind::Add ? QJsonDocument::fromJson(body).object() : QJsonObject();
+    Q_EMIT confirmed(change, entry);
 }
 
 void OutboxChangeQueue::deadLettered(qint64 id, int status, const QString &reason)

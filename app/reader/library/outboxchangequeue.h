@@ -81,7 +81,7 @@ private:
     void send(const Change &change);
     bool put(const QByteArray &method, const QUrl &url, const QByteArray &body,
              const QString &coalescingKey, bool cancelsEarlier, const Change &change);
-    void delivered(qint64 id);
+    void delivered(qint64 id, const QByteArray &body);
     void deadLettered(qint64 id, int status, const QString &reason);
     void countChanged();
 

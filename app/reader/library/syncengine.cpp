@@ -7,6 +7,9 @@
 
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
+#include <QtCore/QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcSync, "keeptrying.reader.sync", QtWarningMsg)
 
 namespace {
 
@@ -340,7 +343,17 @@ void SyncEngine::changeConfirmed(const Change &change, const QJsonObject &entry)
         m_store->setServerFlag(change.articleId, LocalStore::Field::Starred, change.flag);
     else if (entry.isEmpty() && change.kind == Change::Kind::Archive)
         m_store->setServerFlag(change.articleId, LocalStore::Field::Archived, change.flag);
+    // Deleted while its creation was on its way (too late to take it out of the outbox):
+    // what the server created goes too.
+    const bool deletedWhileAdded =
+        change.kind == Change::Kind::Add && m_store->isMarkedDeleted(change.articleId);
     m_store->confirm(change.articleId, fieldOf(change.kind), entry, m_client->server(), false);
+    const qint64 createdId = entry.value(QLatin1String("id")).toInteger();
+    if (deletedWhileAdded && createdId > 0)
+        remove(createdId);
+    else if (deletedWhileAdded)
+        qCWarning(lcSync) << "an article deleted while it was being saved came back without "
+                             "its id; the next refresh shows it";
     if (change.kind == Change::Kind::Delete && change.articleId > 0)
         m_client->forgetEntry(change.articleId); // its pinned offline copy too
     // The server's own version of what changed (a new entry's id, tag ids) comes with the

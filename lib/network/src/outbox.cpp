@@ -292,7 +292,7 @@ void OutboxPrivate::replyFinished(qint64 id, QNetworkReply *reply)
             setLastError(store.lastError());
         } else {
             qCDebug(lcOutbox) << "item" << id << "delivered, HTTP" << status;
-            Q_EMIT q->itemDelivered(id, status);
+            Q_EMIT q->itemDelivered(id, status, reply->readAll());
         }
     } else if (status == 409) {
         // The key is in use by a request the server is still working on: ask again later,
@@ -647,6 +647,16 @@ bool Outbox::discard(qint64 id)
     Q_D(Outbox);
     if (!d->usable || !d->store.discard(id))
         return false;
+    d->refreshCounts();
+    return true;
+}
+
+bool Outbox::cancel(qint64 id)
+{
+    Q_D(Outbox);
+    if (!d->usable || d->inFlight.contains(id) || !d->store.cancel(id))
+        return false;
+    Q_EMIT itemCancelled(id);
     d->refreshCounts();
     return true;
 }

@@ -697,6 +697,19 @@ bool OutboxStore::discard(qint64 id)
     return query.numRowsAffected() == 1;
 }
 
+bool OutboxStore::cancel(qint64 id)
+{
+    // state 0 only: markSending() takes an item with the same condition, so of a cancel
+    // and a drainer (of any process) exactly one gets it.
+    const Durable durable(*this);
+    QSqlQuery query(m_db);
+    query.prepare(QStringLiteral("DELETE FROM items WHERE id = ? AND state = 0"));
+    query.addBindValue(id);
+    if (!query.exec())
+        return fail(query.lastError(), QStringLiteral("cancelling an item"));
+    return query.numRowsAffected() == 1;
+}
+
 bool OutboxStore::requeue(qint64 id)
 {
     const Durable durable(*this);

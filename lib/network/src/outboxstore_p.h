@@ -98,6 +98,8 @@ public:
     /*! The first pending item of \a resourceKey, id 0 when none. */
     OutboxItem resourceHead(const QString &resourceKey);
     bool discard(qint64 id);
+    /*! Removes the queued item \a id if no drainer has marked it as being sent. */
+    bool cancel(qint64 id);
     bool requeue(qint64 id);
 
     /*! The last error of a statement, readable; empty after a success. */

@@ -218,12 +218,22 @@ public:
         False when \a id is not a dead letter.
         A server that stored its answer to that key will give the same answer again. */
     bool requeue(qint64 id);
+    /*!
+        Takes the pending item \a id out of the outbox before it is sent, for good (the user
+        undid what it carries: deleted an article whose creation is still queued, say).
+        False, changing nothing, when it is being sent (by this process or another one; its
+        answer will come as usual), is a dead letter (see discard()) or is unknown.
+    */
+    bool cancel(qint64 id);
 
 Q_SIGNALS:
     /*! The item \a id was committed by enqueue() in this process. */
     void itemAdded(qint64 id);
-    /*! The item \a id was answered with success (\a httpStatus) and removed. */
-    void itemDelivered(qint64 id, int httpStatus);
+    /*! The item \a id was answered with success (\a httpStatus) and removed; \a body is
+        the answer's body (a created resource, say). */
+    void itemDelivered(qint64 id, int httpStatus, const QByteArray &body);
+    /*! The pending item \a id was taken out by cancel() and will not be sent. */
+    void itemCancelled(qint64 id);
     /*! The item \a id became a dead letter: \a httpStatus (0 if none) and \a reason. */
     void itemDeadLettered(qint64 id, int httpStatus, const QString &reason);
     /*! The queued item \a id was replaced (coalescing) or cancelled (a DELETE) by \a byId,
