@@ -15,6 +15,8 @@ packages=(
     iproute2 util-linux
     libnghttp2-dev valgrind   # the HTTP/2 test server; the memcheck pass of make test
     qtkeychain-qt6-dev   # the reader keeps sign-in secrets in the system keychain
+    libsecret-1-0   # QtKeychain loads it at run time to reach the Secret Service
+    dbus-daemon dbus-bin gnome-keyring   # tst_credentialstore_keychain: a private bus + keyring
     libqt6network6 libssl3   # Qt's TLS plugin (libqopensslbackend) and the OpenSSL it loads
     openssl   # tests/network/tls/make-certs.sh, to make the TLS suite's certificates again
 )

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: The KeepTrying authors
 // SPDX-License-Identifier: MIT
 
+#include "library/accountswitcher.h"
 #include "library/builtinserver.h"
 #include "library/credentialstore.h"
 #include "library/imagestore.h"
@@ -412,7 +413,7 @@ int main(int argc, char *argv[])
                             QSettings().value(QStringLiteral("developer/enabled")).toBool());
     if (!savedAccountNote.isEmpty())
         window.statusBar()->showMessage(savedAccountNote);
-    if (!ownServer) {
+    const auto setBuiltInHooks = [&] {
         MainWindow::DeveloperHooks hooks;
         hooks.validateFault = [](const QString &spec, QString *error) {
             return BuiltInServer::isValidFault(spec, error);
@@ -425,36 +426,115 @@ int main(int argc, char *argv[])
         hooks.goDown = [&builtIn](int ms) { builtIn.goDown(ms); };
         hooks.isDown = [&builtIn] { return builtIn.isDown(); };
         window.setDeveloperHooks(hooks);
-    }
+    };
+    if (!ownServer)
+        setBuiltInHooks();
 
-    // File ▸ Sign In…: a wallabag account of one's own, or the demo library. The new
-    // account applies at the next start (its own database, its own keychain entry).
+    // File ▸ Sign In…: a wallabag account of one's own, or the demo library, applied at once
+    // (AccountSwitcher): the client, the library file, the outbox and the offline copies of
+    // the new account, then a refresh. Changes still waiting for the account left behind go
+    // to that account's server with its credentials (or stay in its files until it is back).
+    AccountSwitcher switcher(&manager, &client, &store, &queue, &engine,
+                             { account, server, credentials });
+    const auto keychainKey = [](const QString &user, const QUrl &at) {
+        return user + QLatin1Char('@') + at.toString();
+    };
     QObject::connect(&window, &MainWindow::signInRequested, &window, [&] {
         SignInDialog dialog(&window);
         dialog.setStorageNote(secrets.isSessionOnly());
+        QObject::connect(&secrets, &CredentialStore::sessionOnlyChanged, &dialog,
+                         &SignInDialog::setStorageNote);
         QSettings settings;
         SignInDialog::Account current;
-        current.demo = settings.value(QStringLiteral("account/demo"), true).toBool();
+        current.demo = !ownServer && settings.value(QStringLiteral("account/demo"), true).toBool();
         current.server = settings.value(QStringLiteral("account/server")).toUrl();
         current.clientId = settings.value(QStringLiteral("account/clientId")).toString();
         current.username = settings.value(QStringLiteral("account/username")).toString();
         dialog.setAccount(current);
-        if (dialog.exec() != QDialog::Accepted)
-            return;
-        const SignInDialog::Account chosen = dialog.account();
-        settings.setValue(QStringLiteral("account/demo"), chosen.demo);
-        if (!chosen.demo) {
-            // Only what is not secret goes to the settings file.
-            settings.setValue(QStringLiteral("account/server"), chosen.server);
-            settings.setValue(QStringLiteral("account/clientId"), chosen.clientId);
-            settings.setValue(QStringLiteral("account/username"), chosen.username);
-            secrets.write(chosen.username + QLatin1Char('@') + chosen.server.toString(),
-                          { chosen.clientSecret, chosen.password });
-        }
-        window.statusBar()->showMessage(
-            QObject::tr("Signed in as %1: the reader opens that library at its next start.")
-                .arg(chosen.demo ? QObject::tr("the demo user") : chosen.username),
-            8000);
+        const auto signedIn = [&](const SignInDialog::Account &chosen, const QString &description) {
+            QSettings saved;
+            const bool wasOwn = !saved.value(QStringLiteral("account/demo"), true).toBool();
+            const QString previousKey =
+                keychainKey(saved.value(QStringLiteral("account/username")).toString(),
+                            saved.value(QStringLiteral("account/server")).toUrl());
+            saved.setValue(QStringLiteral("account/demo"), chosen.demo);
+            if (chosen.demo) {
+                // Signing out: the account's secrets leave the keychain (the changes it
+                // still sends keep them in memory until they are sent).
+                if (wasOwn)
+                    secrets.remove(previousKey);
+            } else {
+                // Only what is not secret goes to the settings file.
+                if (wasOwn && previousKey != keychainKey(chosen.username, chosen.server))
+                    secrets.remove(previousKey);
+                saved.setValue(QStringLiteral("account/server"), chosen.server);
+                saved.setValue(QStringLiteral("account/clientId"), chosen.clientId);
+                saved.setValue(QStringLiteral("account/username"), chosen.username);
+                secrets.write(keychainKey(chosen.username, chosen.server),
+                              { chosen.clientSecret, chosen.password });
+            }
+            window.setServerDescription(description);
+            window.showLibrary();
+            window.statusBar()->showMessage(
+                QObject::tr("Signed in as %1.")
+                    .arg(chosen.demo ? QObject::tr("the demo user") : chosen.username),
+                8000);
+            dialog.accept();
+        };
+        QObject::connect(
+            &dialog, &SignInDialog::accountSubmitted, &dialog,
+            [&](const SignInDialog::Account &chosen) {
+                if (chosen.demo) {
+                    QString error;
+                    if (!builtIn.baseUrl().isValid()) {
+                        if (!builtIn.start(0, &error)) {
+                            dialog.setError(error);
+                            return;
+                        }
+                        setBuiltInHooks();
+                    }
+                    // As at a start: the built-in server is new, so is its outbox (the
+                    // library's pending fields are queued again for it).
+                    const QString demoOutbox = LocalStore::defaultPath(
+                        QStringLiteral("demo@built-in"), QStringLiteral("outbox"));
+                    if (switcher.current().key != QStringLiteral("demo@built-in")) {
+                        for (const QString &suffix :
+                             { QString(), QStringLiteral("-wal"), QStringLiteral("-shm"),
+                               QStringLiteral(".lock") })
+                            QFile::remove(demoOutbox + suffix);
+                    }
+                    using KeepTrying::Demo::DemoServer;
+                    if (!switcher.switchTo(
+                            { QStringLiteral("demo@built-in"),
+                              builtIn.baseUrl(),
+                              { DemoServer::demoClientId(), DemoServer::demoClientSecret(),
+                                DemoServer::demoUsername(), DemoServer::demoPassword() } },
+                            &error)) {
+                        dialog.setError(error);
+                        return;
+                    }
+                    signedIn(chosen,
+                             QObject::tr("Built-in demo server · %1:%2")
+                                 .arg(builtIn.baseUrl().host())
+                                 .arg(builtIn.baseUrl().port()));
+                    return;
+                }
+                const AccountSwitcher::Account next {
+                    chosen.username + QLatin1Char('@') +
+                        chosen.server.toString(QUrl::RemoveUserInfo),
+                    chosen.server,
+                    { chosen.clientId, chosen.clientSecret, chosen.username, chosen.password }
+                };
+                switcher.signIn(next, [&, chosen](bool ok, const QString &message) {
+                    if (!ok) {
+                        dialog.setError(message); // a wrong password, in words
+                        return;
+                    }
+                    signedIn(chosen, chosen.server.host());
+                });
+            });
+        dialog.exec();
+        switcher.cancelSignIn(); // closed while signing in: nothing follows
     });
 
     // Changes on the server arrive by themselves: every few minutes, and as soon as the

@@ -4,6 +4,7 @@
 #include "demoserverthread.h"
 #include "testhelpers.h"
 
+#include "library/accountswitcher.h"
 #include "library/imagestore.h"
 #include "library/localstore.h"
 #include "library/outboxchangequeue.h"
@@ -26,7 +27,9 @@
 #include <QtTest/QTest>
 #include <QtWidgets/QAbstractButton>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QGroupBox>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
@@ -34,6 +37,7 @@
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMessageBox>
 #include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QPushButton>
 
 #include <memory>
 
@@ -59,6 +63,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void noButtonToPressAgain();
+    void wrongPasswordInWordsInDialog();
 
 private:
     struct Finding
@@ -299,6 +304,84 @@ void tst_ReaderUi::noButtonToPressAgain()
     QVERIFY2(m_textsChecked > 100, qPrintable(QString::number(m_textsChecked)));
     // The exclusion did something: the Developer window's fault presets name Retry-After.
     QVERIFY(m_developerTextsWithRetry > 0);
+}
+
+// A wrong password is said in words in the dialog, which stays open with what was typed;
+// the reader keeps the account it had. The right one then signs in and closes it.
+void tst_ReaderUi::wrongPasswordInWordsInDialog()
+{
+    const QUrl server = (*m_server)->baseUrl();
+    const AccountSwitcher::Account current {
+        QStringLiteral("demo@current"),
+        server,
+        { DemoServer::demoClientId(), DemoServer::demoClientSecret(), DemoServer::demoUsername(),
+          DemoServer::demoPassword() }
+    };
+    AccountSwitcher switcher(m_manager.get(), m_client.get(), m_store.get(), m_queue.get(),
+                             m_engine.get(), current);
+    const auto paths = [this](const QString &key, const QString &kind) {
+        QString name = key;
+        name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]")), QStringLiteral("_"));
+        return m_dir.filePath(name + QLatin1Char('-') + kind + QStringLiteral(".sqlite"));
+    };
+    switcher.setPathFunction(paths);
+    SignInDialog dialog(m_window.get());
+    connect(&dialog, &SignInDialog::accountSubmitted, &dialog,
+            [&](const SignInDialog::Account &chosen) {
+                switcher.signIn(
+                    { chosen.username + QLatin1Char('@') + chosen.server.toString(),
+                      chosen.server,
+                      { chosen.clientId, chosen.clientSecret, chosen.username, chosen.password } },
+                    [&](bool ok, const QString &message) {
+                        if (ok)
+                            dialog.accept();
+                        else
+                            dialog.setError(message);
+                    });
+            });
+    SignInDialog::Account typed;
+    typed.demo = false;
+    typed.server = server;
+    typed.clientId = DemoServer::demoClientId();
+    typed.clientSecret = DemoServer::demoClientSecret();
+    typed.username = DemoServer::demoUsername();
+    typed.password = QStringLiteral("not the password");
+    dialog.setAccount(typed);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto *buttons = dialog.findChild<QDialogButtonBox *>();
+    QVERIFY(buttons);
+    QPushButton *signIn = buttons->button(QDialogButtonBox::Ok);
+    QVERIFY(signIn->isEnabled());
+    QTest::mouseClick(signIn, Qt::LeftButton);
+    QVERIFY(dialog.isSigningIn());
+    QVERIFY(!signIn->isEnabled()); // one sign-in at a time
+
+    auto *error = dialog.findChild<QLabel *>(QStringLiteral("signInError"));
+    QVERIFY(error);
+    QTRY_VERIFY_WITH_TIMEOUT(error->isVisible(), 10000);
+    QCOMPARE(error->text(),
+             QStringLiteral("The server did not accept the user name “%1” or its password. "
+                            "Check them, then sign in again.")
+                 .arg(DemoServer::demoUsername()));
+    QVERIFY(dialog.isVisible()); // not closed: the user corrects the password here
+    QCOMPARE(dialog.result(), 0);
+    QCOMPARE(dialog.account().password, typed.password); // what was typed is kept
+    QVERIFY(signIn->isEnabled());
+    QCOMPARE(switcher.current().key, current.key); // still the account it had
+
+    // The right password: signed in, the dialog closes, the reader serves that account.
+    typed.password = DemoServer::demoPassword();
+    dialog.setAccount(typed);
+    QSignalSpy switched(&switcher, &AccountSwitcher::switched);
+    QTest::mouseClick(signIn, Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(dialog.result(), int(QDialog::Accepted), 10000);
+    QCOMPARE(switched.size(), 1);
+    QVERIFY(error->text().isEmpty());
+    QCOMPARE(m_store->path(),
+             paths(DemoServer::demoUsername() + QLatin1Char('@') + server.toString(),
+                   QStringLiteral("library")));
+    QCOMPARE(m_client->server(), server);
 }
 
 QTEST_MAIN(tst_ReaderUi)

@@ -4,6 +4,7 @@
 #include "demoserverthread.h"
 #include "testhelpers.h"
 
+#include "library/accountswitcher.h"
 #include "library/localstore.h"
 #include "library/outboxchangequeue.h"
 #include "library/syncengine.h"
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void addedThenDeletedOfflineNeverSent();
     void deletedWhileItsCreationIsOnItsWay();
     void openedArticleReadableOffline();
+    void signInSwitchesAccountLive();
 
 private:
     void makeEngine(const QString &password = DemoServer::demoPassword());
@@ -480,6 +482,103 @@ void tst_SyncEngine::openedArticleReadableOffline()
     m_manager->setSimulatedOffline(false);
     QTRY_VERIFY_WITH_TIMEOUT(requests("GET", QStringLiteral("/api/entries/2")).size() > gets,
                              10000);
+}
+
+// Signing in to server B while the reader shows A: B's list comes without a restart, and a
+// change made on A just before (A down, so it still waits) reaches A once, never B.
+void tst_SyncEngine::signInSwitchesAccountLive()
+{
+    KeepTrying::Test::DemoServerThread serverB;
+    QVERIFY(serverB.listen() != 0);
+    const auto paths = [this](const QString &key, const QString &kind) {
+        QString name = key;
+        name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]")), QStringLiteral("_"));
+        return m_dir.filePath(name + QLatin1Char('-') + kind + QStringLiteral(".sqlite"));
+    };
+    const WallabagClient::Credentials demo { DemoServer::demoClientId(),
+                                             DemoServer::demoClientSecret(),
+                                             DemoServer::demoUsername(),
+                                             DemoServer::demoPassword() };
+    const AccountSwitcher::Account a { QStringLiteral("demo@A"), (*m_server)->baseUrl(), demo };
+    const AccountSwitcher::Account b { QStringLiteral("demo@B"), serverB->baseUrl(), demo };
+    for (const QString &kind : { QStringLiteral("library"), QStringLiteral("outbox") }) {
+        QFile::remove(paths(a.key, kind));
+        QFile::remove(paths(b.key, kind));
+    }
+    KeepTrying::OfflineCopy::Settings copies;
+    copies.directory = m_dir.filePath(QStringLiteral("offline-copies"));
+    copies.accountKey = AccountSwitcher::offlineCopyKey(a);
+    QVERIFY(m_manager->setOfflineCopySettings(copies));
+    QVERIFY(m_store->open(paths(a.key, QStringLiteral("library"))));
+    m_queue->setDatabasePath(paths(a.key, QStringLiteral("outbox")));
+    AccountSwitcher switcher(m_manager.get(), m_client.get(), m_store.get(), m_queue.get(),
+                             m_engine.get(), a);
+    switcher.setPathFunction(paths);
+    QVERIFY(refresh());
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->isOpen(), 5000);
+
+    const QList<Article> onA = m_store->articles({ LocalStore::View::All, {}, {} });
+    QVERIFY(onA.size() >= 3);
+    qint64 star = 0;
+    for (const Article &article : onA) {
+        if (!article.starred) {
+            star = article.id;
+            break;
+        }
+    }
+    QVERIFY(star > 0);
+    const qint64 goneOnB = onA.constFirst().id == star ? onA.at(1).id : onA.constFirst().id;
+    {
+        // B's library differs from A's: one article deleted there.
+        WallabagClient direct(m_manager.get());
+        direct.setServer(b.server, demo);
+        bool deleted = false;
+        direct.deleteEntry(goneOnB, [&](const WallabagClient::Result &r) { deleted = r.ok; });
+        QTRY_VERIFY_WITH_TIMEOUT(deleted, 5000);
+    }
+    QCOMPARE(serverB->articleCount(), int(onA.size()) - 1);
+
+    // A goes away for a second, so the star made on A still waits at the switch.
+    (*m_server)->goDown(1000);
+    m_engine->setStarred(star, true);
+    QCOMPARE(m_queue->waitingCount(), 1);
+
+    QSignalSpy switched(&switcher, &AccountSwitcher::switched);
+    QSignalSpy retiredClosed(&switcher, &AccountSwitcher::retiredClosed);
+    QSignalSpy refreshed(m_engine.get(), &SyncEngine::refreshed);
+    QSignalSpy reset(m_store.get(), &LocalStore::reset);
+    QVERIFY(switcher.switchTo(b));
+    QCOMPARE(switched.size(), 1);
+    QCOMPARE(switcher.current().key, b.key);
+    QCOMPARE(switcher.retiredCount(), 1);
+    QVERIFY(reset.size() >= 1); // the views read the other library at once
+    QCOMPARE(m_store->path(), paths(b.key, QStringLiteral("library")));
+    QCOMPARE(m_client->server(), b.server);
+    QCOMPARE(m_queue->waitingCount(), 0); // B has nothing waiting
+    QCOMPARE(m_manager->offlineCopySettings().accountKey, AccountSwitcher::offlineCopyKey(b));
+
+    // B's list, without a restart.
+    QVERIFY(refreshed.wait(10000));
+    QCOMPARE(m_store->articleCount(), int(onA.size()) - 1);
+    QCOMPARE(m_store->article(goneOnB).id, 0);
+    QCOMPARE(m_store->article(star).starred, false); // B's article, not A's change
+
+    // A's change reaches A once A is back, signed with A's sign-in, and never B.
+    QTRY_COMPARE_WITH_TIMEOUT(retiredClosed.size(), 1, 15000);
+    QCOMPARE(retiredClosed.at(0).at(0).toString(), a.key);
+    QCOMPARE(retiredClosed.at(0).at(1).toInt(), 0);
+    QCOMPARE(switcher.retiredCount(), 0);
+    QCOMPARE(m_server->appliedKeys(int(star)).size(), 1);
+    QVERIFY(serverB.appliedKeys(int(star)).isEmpty());
+    const QList<RecordedRequest> onB = serverB->recordedRequests();
+    for (const RecordedRequest &r : onB)
+        QVERIFY2(r.method != "PATCH", qPrintable(r.path));
+    // ...and its confirmation is in A's library, not B's.
+    LocalStore libraryA;
+    QVERIFY(libraryA.open(paths(a.key, QStringLiteral("library"))));
+    QCOMPARE(libraryA.article(star).starred, true);
+    QVERIFY(libraryA.pendingChanges().isEmpty());
+    QCOMPARE(m_queue->waitingCount(), 0);
 }
 
 QTEST_GUILESS_MAIN(tst_SyncEngine)

@@ -119,7 +119,7 @@ void CredentialStore::write(const QString &account, const Secrets &secrets,
         done(true);
 }
 
-void CredentialStore::remove(const QString &account)
+void CredentialStore::remove(const QString &account, std::function<void()> done)
 {
     m_session.remove(account);
 #ifdef KEEPTRYING_READER_HAVE_KEYCHAIN
@@ -128,7 +128,16 @@ void CredentialStore::remove(const QString &account)
         job->setAutoDelete(true);
         job->setInsecureFallback(false);
         job->setKey(account);
+        connect(job, &QKeychain::Job::finished, this, [job, done] {
+            if (job->error() != QKeychain::NoError && job->error() != QKeychain::EntryNotFound)
+                qCInfo(lcCredentials) << "keychain delete failed:" << job->error();
+            if (done)
+                done();
+        });
         job->start();
+        return;
     }
 #endif
+    if (done)
+        done();
 }

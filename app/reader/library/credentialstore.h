@@ -53,8 +53,9 @@ public:
         for this session when there is none). */
     void write(const QString &account, const Secrets &secrets,
                std::function<void(bool stored)> done = {});
-    /*! Forgets \a account's secrets everywhere. */
-    void remove(const QString &account);
+    /*! Forgets \a account's secrets everywhere (sign-out); \a done follows once the keychain
+        has answered (at once without one). */
+    void remove(const QString &account, std::function<void()> done = {});
 
 Q_SIGNALS:
     void sessionOnlyChanged(bool sessionOnly);

@@ -144,6 +144,11 @@ bool LocalStore::open(const QString &path, QString *errorMessage)
     QSqlDatabase db = QSqlDatabase::contains(m_connection)
         ? QSqlDatabase::database(m_connection, false)
         : QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    // Another account's library: the one open is closed first, and whoever shows it is told
+    // to read again (reset()) once the new one is set up.
+    const bool reopening = db.isOpen();
+    if (reopening)
+        db.close();
     db.setDatabaseName(path);
     if (!db.open()) {
         if (errorMessage)
@@ -166,6 +171,8 @@ bool LocalStore::open(const QString &path, QString *errorMessage)
             return false;
         }
     }
+    if (reopening)
+        Q_EMIT reset();
     return true;
 }
 

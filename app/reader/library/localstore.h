@@ -66,7 +66,9 @@ public:
     ~LocalStore() override;
 
     /*! Opens (creating when needed) the database at \a path; ":memory:" for none on disk.
-        Returns false with \a errorMessage set when it cannot be opened or read. */
+        Returns false with \a errorMessage set when it cannot be opened or read. Called on a
+        store already open (another account), it closes that database first and emits
+        reset() once the new one is open. */
     bool open(const QString &path, QString *errorMessage = nullptr);
     bool isOpen() const;
     /*! The server the articles come from: pictures on it are kept relative to it, so that

@@ -75,6 +75,23 @@ OutboxChangeQueue::OutboxChangeQueue(WallabagClient *client,
 
 OutboxChangeQueue::~OutboxChangeQueue() = default;
 
+void OutboxChangeQueue::setDatabasePath(const QString &databasePath)
+{
+    if (m_outbox)
+        m_outbox->disconnect(this);
+    m_outbox.reset(); // its file (and lock) is free for the account it belongs to
+    m_path = databasePath;
+    m_held.clear();
+    m_items.clear();
+    m_renewed.clear();
+    countChanged();
+    if (m_client->isSignedIn())
+        QTimer::singleShot(0, this, [this, path = m_path] {
+            if (!m_outbox && m_path == path)
+                open();
+        });
+}
+
 bool OutboxChangeQueue::isOpen() const
 {
     return m_outbox != nullptr;

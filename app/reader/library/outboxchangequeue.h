@@ -62,6 +62,14 @@ public:
     bool holds(qint64 articleId, Change::Kind kind) const override;
     void discard(qint64 articleId) override;
 
+    /*! Closes the outbox and takes the one at \a databasePath (another account's), opened
+        as the constructor's is: at once when the client is signed in, else at its next
+        sign-in. What the closed one holds stays in its file, for whoever opens it next;
+        changes held in memory before it opened are dropped here, as at a quit: the store
+        of their account still marks them pending (SyncEngine::start() queues them again). */
+    void setDatabasePath(const QString &databasePath);
+    QString databasePath() const { return m_path; }
+
     /*! True once the outbox is open (the first sign-in). */
     bool isOpen() const override;
 

@@ -101,6 +101,24 @@ void SyncEngine::start()
     refresh();
 }
 
+void SyncEngine::stop()
+{
+    for (quint64 *call : { &m_listCall, &m_contentCall, &m_prefetchCall }) {
+        if (*call)
+            m_client->cancel(*call);
+        *call = 0;
+    }
+    m_phase = Phase::Idle;
+    m_incoming.clear();
+    m_seen.clear();
+    m_prefetch.clear();
+    m_contentFor = 0;
+    m_contentForUser = false;
+    m_lastSweepMs = 0;
+    m_changed = 0;
+    setRefreshing(false);
+}
+
 void SyncEngine::enqueueUnheldPending()
 {
     // What the store marks waiting and the queue does not hold: changes made before the

@@ -47,6 +47,10 @@ public:
     /*! Enqueues the store's pending changes the queue does not hold (now, or once it opens),
         then refreshes. */
     void start();
+    /*! Stops what runs (a refresh, content being fetched, prefetching) without reporting
+        it, and forgets the sweep time: for a switch to another account, after which
+        start() begins afresh. The changes given to the queue are the queue's. */
+    void stop();
     /*! Fetches what changed on the server; does nothing while a refresh runs. */
     void refresh();
     bool isRefreshing() const { return m_refreshing; }

@@ -46,6 +46,19 @@ WallabagClient::~WallabagClient()
 
 void WallabagClient::setServer(const QUrl &server, const Credentials &credentials)
 {
+    // What is still running belongs to the previous server or account: its answers must
+    // not reach the new one's callers, and its token must not be taken for the new one's.
+    const QList<quint64> running = m_calls.keys();
+    for (quint64 id : running)
+        cancel(id);
+    if (m_tokenReply) {
+        QPointer<QNetworkReply> reply = std::exchange(m_tokenReply, {});
+        reply->disconnect(this);
+        reply->abort();
+        if (reply)
+            reply->deleteLater();
+    }
+    m_waitingForToken.clear();
     m_server = server;
     m_credentials = credentials;
     const bool wasSignedIn = isSignedIn();

@@ -68,7 +68,9 @@ public:
     explicit WallabagClient(QNetworkAccessManager *manager, QObject *parent = nullptr);
     ~WallabagClient() override;
 
-    /*! Forgets the tokens; the next call signs in with \a credentials. */
+    /*! Forgets the tokens; the next call signs in with \a credentials. Calls still running
+        (and a token request) are stopped without calling back: their answers would be the
+        previous server's or account's. */
     void setServer(const QUrl &server, const Credentials &credentials);
     QUrl server() const { return m_server; }
     QString username() const { return m_credentials.username; }

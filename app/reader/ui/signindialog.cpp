@@ -61,7 +61,7 @@ SignInDialog::SignInDialog(QWidget *parent) : QDialog(parent)
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_ok = buttons->button(QDialogButtonBox::Ok);
     m_ok->setText(tr("Sign In"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::accepted, this, &SignInDialog::submit);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
 
@@ -98,17 +98,37 @@ SignInDialog::Account SignInDialog::account() const
 
 void SignInDialog::setStorageNote(bool sessionOnly)
 {
-    m_storage->setText(sessionOnly
-                           ? tr("No keychain is available on this computer: the secret and "
-                                "password are kept only until the reader quits, never on disk.")
-                           : tr("The secret and password are kept in your system keychain, "
-                                "never in a plain file."));
+    m_storage->setText(sessionOnly ? tr("Saved for this session only: no keychain is available on "
+                                        "this computer, so the secret and password are kept until "
+                                        "the reader quits, never on disk.")
+                                   : tr("The secret and password are kept in your system keychain, "
+                                        "never in a plain file."));
+}
+
+QString SignInDialog::storageNote() const
+{
+    return m_storage->text();
+}
+
+void SignInDialog::submit()
+{
+    if (m_signingIn)
+        return;
+    m_error->clear();
+    m_error->hide();
+    m_signingIn = true;
+    m_ok->setText(tr("Signing In…"));
+    updateEnabled();
+    Q_EMIT accountSubmitted(account());
 }
 
 void SignInDialog::setError(const QString &message)
 {
     m_error->setText(message);
     m_error->setVisible(!message.isEmpty());
+    m_signingIn = false;
+    m_ok->setText(tr("Sign In"));
+    updateEnabled();
 }
 
 QString SignInDialog::error() const
@@ -119,12 +139,13 @@ QString SignInDialog::error() const
 void SignInDialog::updateEnabled()
 {
     const bool own = !m_demo->isChecked();
+    m_demo->setEnabled(!m_signingIn);
     for (QLineEdit *field : { m_server, m_clientId, m_clientSecret, m_username, m_password })
-        field->setEnabled(own);
+        field->setEnabled(own && !m_signingIn);
     const QUrl server = QUrl::fromUserInput(m_server->text().trimmed());
     const bool complete = server.isValid() && !server.host().isEmpty() &&
         (server.scheme() == QLatin1String("http") || server.scheme() == QLatin1String("https")) &&
         !m_clientId->text().trimmed().isEmpty() && !m_username->text().trimmed().isEmpty() &&
         !m_password->text().isEmpty();
-    m_ok->setEnabled(!own || complete);
+    m_ok->setEnabled(!m_signingIn && (!own || complete));
 }

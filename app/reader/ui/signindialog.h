@@ -18,9 +18,11 @@ QT_END_NAMESPACE
     Sign in to a wallabag server: its address, the API client's id and secret (made in
     wallabag under API clients management), the user name and password. "Use the demo
     library" (the default while nothing else is set) reads the built-in demo server instead.
-    A refusal (a wrong password) is shown in words under the fields, which keep what was
-    typed. Where the secrets are kept is said plainly: the system keychain, or this session
-    only.
+    Pressing Sign In does not close the dialog: it emits accountSubmitted() and waits
+    (fields disabled, "Signing in…") for its owner to try the account and either accept()
+    it or call setError() with the refusal in words (a wrong password), which is shown
+    under the fields, keeping what was typed. Where the secrets are kept is said plainly:
+    the system keychain, or this session only.
 */
 class SignInDialog : public QDialog
 {
@@ -43,11 +45,21 @@ public:
     Account account() const;
     /*! Says where secrets are kept: \a sessionOnly true "only for this session". */
     void setStorageNote(bool sessionOnly);
-    /*! Shows why the last sign-in failed (empty: nothing). */
+    /*! Shows why the last sign-in failed (empty: nothing), and lets the user edit and
+        press Sign In again. */
     void setError(const QString &message);
     QString error() const;
+    /*! The text that says where secrets are kept. */
+    QString storageNote() const;
+    /*! True between Sign In and the owner's answer. */
+    bool isSigningIn() const { return m_signingIn; }
+
+Q_SIGNALS:
+    /*! Sign In was pressed with \a account; the dialog waits for accept() or setError(). */
+    void accountSubmitted(const SignInDialog::Account &account);
 
 private:
+    void submit();
     void updateEnabled();
 
     QCheckBox *m_demo = nullptr;
@@ -59,6 +71,7 @@ private:
     QLabel *m_storage = nullptr;
     QLabel *m_error = nullptr;
     QPushButton *m_ok = nullptr;
+    bool m_signingIn = false;
 };
 
 #endif // KEEPTRYING_READER_SIGNINDIALOG_H
