@@ -4,6 +4,8 @@
 
 # Installs the Debian packages KeepTrying needs, only those that are missing.
 # Runs apt-get as root (or through sudo); does nothing on a machine that has them all.
+# `setup-debian.sh fuzz` also installs what `make fuzz` needs (clang and libFuzzer), which
+# `make test` does not.
 set -euo pipefail
 
 packages=(
@@ -16,6 +18,9 @@ packages=(
     libnghttp2-dev valgrind   # the HTTP/2 test server; the memcheck pass of make test
     qtkeychain-qt6-dev   # the reader keeps sign-in secrets in the system keychain
 )
+if [ "${1:-}" = fuzz ]; then
+    packages+=(clang libclang-rt-dev)   # libclang-rt-dev: libFuzzer and the sanitizer runtimes
+fi
 
 missing=()
 for p in "${packages[@]}"; do
