@@ -7,12 +7,15 @@
 #   make bench  build in Release and run the benchmarks
 #   make chaos  build (with ASan/UBSan) and run 10 000 randomised fault sequences
 #               (CHAOS_COUNT, CHAOS_SEED to change them); prints "N passed, M failed"
+#   make fuzz   build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 
 CMAKE ?= cmake
 CTEST ?= ctest
 READER_ARGS ?=
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= retryafter faultspec demoserver wallabagjson offlinecopystore outboxrow
 
-.PHONY: all setup build run test bench chaos install clean
+.PHONY: all setup setup-fuzz build run test bench chaos fuzz install clean
 
 all: build
 
@@ -54,6 +57,18 @@ build/release/build.ninja: | setup
 bench: setup build/release/build.ninja
 	$(CMAKE) --build --preset release
 	./build/release/tests/benchmarks/bench_overhead
+
+setup-fuzz:
+	@bash scripts/setup-debian.sh fuzz
+
+build/fuzz/build.ninja: | setup-fuzz
+	$(CMAKE) --preset fuzz
+
+# One target at a time (they share the machine), each on a copy of its corpus; prints the
+# executions and crashes per target, and fails when one crashed.
+fuzz: setup-fuzz build/fuzz/build.ninja
+	$(CMAKE) --build --preset fuzz --target keeptrying_fuzz_targets
+	@bash scripts/run-fuzz.sh build/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build

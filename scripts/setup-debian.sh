@@ -4,6 +4,8 @@
 
 # Installs the Debian packages KeepTrying needs, only those that are missing.
 # Runs apt-get as root (or through sudo); does nothing on a machine that has them all.
+# `setup-debian.sh fuzz` also installs what `make fuzz` needs (clang and libFuzzer), which
+# `make test` does not.
 set -euo pipefail
 
 packages=(
@@ -20,6 +22,9 @@ packages=(
     libqt6network6 libssl3   # Qt's TLS plugin (libqopensslbackend) and the OpenSSL it loads
     openssl   # tests/network/tls/make-certs.sh, to make the TLS suite's certificates again
 )
+if [ "${1:-}" = fuzz ]; then
+    packages+=(clang libclang-rt-dev)   # libclang-rt-dev: libFuzzer and the sanitizer runtimes
+fi
 
 missing=()
 for p in "${packages[@]}"; do

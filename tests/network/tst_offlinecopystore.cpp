@@ -395,6 +395,15 @@ void tst_OfflineCopyStore::ageFollowsRfc9111()
     QCOMPARE(copy->ageSeconds(t0.addSecs(30 + 3600)), 30 + 3600);
     QCOMPARE(copy->ageSeconds(t0), 30); // a clock set back never makes it younger
     QCOMPARE(m_store->lookup(image)->ageSeconds(t0.addSecs(30)), 100);
+
+    // RFC 9111 §1.2.2: an Age too large to add to counts as 2^31 s, and stays so as the copy
+    // ages (it overflowed a qint64 before, which UBSan reports).
+    QCOMPARE(m_store->store(entry, 200, { { "Age", "9223372036854775807" } }, "body"),
+             StoreResult::Stored);
+    const auto ancient = m_store->lookup(entry);
+    QVERIFY(ancient);
+    QCOMPARE(ancient->initialAgeSeconds, Q_INT64_C(2147483648));
+    QCOMPARE(ancient->ageSeconds(t0.addSecs(30 + 3600)), Q_INT64_C(2147483648));
 }
 
 void tst_OfflineCopyStore::notModifiedRefreshesHeadersAndTime()

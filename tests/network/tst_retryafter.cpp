@@ -43,6 +43,11 @@ void tst_RetryAfter::parse_data()
     QTest::newRow("largest in ms")
         << QByteArray("9223372036854775") << qint64(9223372036854775000LL);
     QTest::newRow("bad date") << QByteArray("Wed, 32 Oct 2015 07:28:00 GMT") << qint64(-1);
+    // Found by fuzz_retryafter: Qt 6.4 read past the end of these.
+    QTest::newRow("comma last") << QByteArray("Thursday,") << qint64(-1);
+    QTest::newRow("comma without space")
+        << QByteArray("Wed,21 Oct 2015 07:28:30 GMT") << qint64(-1);
+    QTest::newRow("control byte") << QByteArray("Wed, 21 Oct 2015 07:28:30 GMT") << qint64(-1);
     QTest::newRow("RFC 850, year in the past century")
         << QByteArray("Friday, 21-Oct-95 07:28:00 GMT") << qint64(0);
 }

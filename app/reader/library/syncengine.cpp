@@ -4,6 +4,7 @@
 #include "syncengine.h"
 
 #include "wallabagclient.h"
+#include "wallabagjson.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
@@ -198,23 +199,15 @@ void SyncEngine::fetchPage(const QUrl &url)
 
 void SyncEngine::pageArrived(const QJsonObject &page)
 {
-    const QJsonArray items =
-        page.value(QLatin1String("_embedded")).toObject().value(QLatin1String("items")).toArray();
-    for (const QJsonValue &item : items) {
-        Article a = Article::fromJson(item.toObject(), m_client->server());
+    const WallabagJson::EntriesPage entries = WallabagJson::entriesPage(page, m_client->server());
+    for (const Article &a : entries.articles) {
         m_seen.insert(a.id);
         if (a.updatedAt.isValid())
             m_newCursor = qMax(m_newCursor, a.updatedAt.toSecsSinceEpoch());
         m_incoming << a;
     }
-    const QString next = page.value(QLatin1String("_links"))
-                             .toObject()
-                             .value(QLatin1String("next"))
-                             .toObject()
-                             .value(QLatin1String("href"))
-                             .toString();
-    if (!next.isEmpty() && !items.isEmpty()) {
-        fetchPage(m_client->server().resolved(QUrl(next)));
+    if (!entries.next.isEmpty() && !entries.articles.isEmpty()) {
+        fetchPage(m_client->server().resolved(QUrl(entries.next)));
         return;
     }
     finishPhase();

@@ -3,6 +3,8 @@
 
 #include "wallabagclient.h"
 
+#include "wallabagjson.h"
+
 #include <KeepTrying/offlinecopy.h>
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybannercontroller.h>
@@ -297,10 +299,10 @@ void WallabagClient::send(quint64 id)
                             return;
                         Result result;
                         result.status = retrying->staleCopyStatus();
-                        const QJsonDocument copy =
-                            QJsonDocument::fromJson(retrying->staleCopyBody());
-                        result.ok = copy.isObject();
-                        result.json = copy.object();
+                        const std::optional<QJsonObject> copy =
+                            WallabagJson::object(retrying->staleCopyBody());
+                        result.ok = copy.has_value();
+                        result.json = copy.value_or(QJsonObject());
                         const Callback stale = std::move(call->stale);
                         call->stale = {};
                         if (result.ok)
@@ -340,16 +342,14 @@ void WallabagClient::finished(quint64 id, QNetworkReply *reply)
     Result result;
     result.status = status;
     if (reply->error() == QNetworkReply::NoError) {
-        QJsonParseError parseError;
-        const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
-        if (it->verb == "GET" &&
-            (parseError.error != QJsonParseError::NoError || !document.isObject())) {
+        const std::optional<QJsonObject> json = WallabagJson::object(body);
+        if (it->verb == "GET" && !json) {
             result.message = tr("%1 did not answer like a wallabag server. Check the server "
                                 "address.")
                                  .arg(serverName());
         } else {
             result.ok = true;
-            result.json = document.object();
+            result.json = json.value_or(QJsonObject()); // a write's answer may have no body
         }
     } else {
         result.message = describeError(reply, body, it->purpose);
@@ -408,9 +408,9 @@ void WallabagClient::tokenFinished(QNetworkReply *reply, bool refresh)
         Q_EMIT signInFailed(message);
         return;
     }
-    const QJsonObject token = QJsonDocument::fromJson(body).object();
-    m_accessToken = token.value(QLatin1String("access_token")).toString().toLatin1();
-    m_refreshToken = token.value(QLatin1String("refresh_token")).toString().toLatin1();
+    WallabagJson::Token token = WallabagJson::token(body);
+    m_accessToken = std::move(token.accessToken);
+    m_refreshToken = std::move(token.refreshToken);
     if (m_accessToken.isEmpty()) {
         const QString message = tr("%1 sent no access token: it does not sign in like a "
                                    "wallabag server. Check the server address.")

@@ -143,6 +143,10 @@ QDateTime httpDate(const QByteArray &value)
     return carrier.header(QNetworkRequest::LastModifiedHeader).toDateTime();
 }
 
+// RFC 9111 §1.2.2: a delta-seconds value, or a sum of them, too large to represent counts
+// as 2^31 seconds.
+constexpr qint64 maxDeltaSeconds = Q_INT64_C(2147483648);
+
 // RFC 9111 §4.2.3: corrected_initial_age = max(apparent_age, corrected_age_value), with
 // apparent_age = max(0, response_time - date_value). The request time is not known here, so
 // response_delay counts as 0.
@@ -154,7 +158,7 @@ qint64 initialAge(const QList<RawHeaderPair> &headers, const QDateTime &received
         apparent = qMax<qint64>(0, date.secsTo(receivedAt));
     bool ok = false;
     const qint64 age = firstValue(headers, "age").trimmed().toLongLong(&ok); // delay-seconds
-    return qMax(apparent, ok && age > 0 ? age : qint64(0));
+    return qMin(qMax(apparent, ok && age > 0 ? age : qint64(0)), maxDeltaSeconds);
 }
 
 QByteArray serializedHeaders(const QList<RawHeaderPair> &headers)
@@ -223,7 +227,10 @@ struct OfflineCopyStore::Statements
 
 qint64 OfflineCopyStore::Copy::ageSeconds(const QDateTime &now) const
 {
-    return initialAgeSeconds + qMax<qint64>(0, storedAt.secsTo(now));
+    // Both bounded, so that neither an Age header nor a damaged file makes the sum overflow.
+    const qint64 initial = qBound<qint64>(0, initialAgeSeconds, maxDeltaSeconds);
+    const qint64 resident = qBound<qint64>(0, storedAt.secsTo(now), maxDeltaSeconds);
+    return qMin(initial + resident, maxDeltaSeconds);
 }
 
 QByteArray OfflineCopyStore::Copy::header(const QByteArray &name) const

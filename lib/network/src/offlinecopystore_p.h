@@ -86,7 +86,8 @@ public:
         bool noCache = false; // Cache-Control: no-cache (stored anyway; offered only stale)
         bool noStore = false; // Cache-Control: no-store, stored under StoreDespiteNoStore
 
-        // RFC 9111 §4.2.3 current_age at \a now, in seconds (never negative).
+        // RFC 9111 §4.2.3 current_age at \a now, in seconds: never negative, at most 2^31
+        // (§1.2.2, also for an Age header or a stored value beyond it).
         qint64 ageSeconds(const QDateTime &now) const;
         // The first value of header \a name (case-insensitive), empty if absent.
         QByteArray header(const QByteArray &name) const;

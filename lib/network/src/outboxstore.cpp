@@ -55,20 +55,36 @@ QDateTime fromMs(qint64 ms)
 
 OutboxItem itemFrom(const QSqlQuery &query, qint64 nowMs)
 {
+    QVariantList row;
+    row.reserve(OutboxStore::rowColumns);
+    for (int i = 0; i < OutboxStore::rowColumns; ++i)
+        row.append(query.value(i));
+    return OutboxStore::decodeRow(row, nowMs);
+}
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+} // namespace
+
+OutboxItem OutboxStore::decodeRow(const QVariantList &row, qint64 nowMs)
+{
     OutboxItem item;
-    item.id = query.value(0).toLongLong();
-    item.method = query.value(1).toByteArray();
-    item.url = QUrl::fromEncoded(query.value(2).toByteArray(), QUrl::StrictMode);
-    item.headers = headersFromJson(query.value(3).toByteArray());
-    item.body = query.value(4).toByteArray();
-    item.idempotencyKey = query.value(5).toByteArray();
-    item.resourceKey = query.value(6).toString();
-    item.coalescingKey = query.value(7).toString();
-    item.createdAt = fromMs(query.value(8).toLongLong());
-    item.attempts = query.value(9).toInt();
-    item.lastError = query.value(10).toString();
-    const int state = query.value(11).toInt();
-    const qint64 next = query.value(12).toLongLong();
+    item.id = row.value(0).toLongLong();
+    item.method = row.value(1).toByteArray();
+    item.url = QUrl::fromEncoded(row.value(2).toByteArray(), QUrl::StrictMode);
+    item.headers = headersFromJson(row.value(3).toByteArray());
+    item.body = row.value(4).toByteArray();
+    item.idempotencyKey = row.value(5).toByteArray();
+    item.resourceKey = row.value(6).toString();
+    item.coalescingKey = row.value(7).toString();
+    item.createdAt = fromMs(row.value(8).toLongLong());
+    item.attempts = row.value(9).toInt();
+    item.lastError = row.value(10).toString();
+    const int state = row.value(11).toInt();
+    const qint64 next = row.value(12).toLongLong();
     item.nextAttemptAt = fromMs(next);
     if (state == OutboxStore::Sending)
         item.state = OutboxItem::State::Sending;
@@ -78,19 +94,12 @@ OutboxItem itemFrom(const QSqlQuery &query, qint64 nowMs)
         item.state = OutboxItem::State::WaitingToRetry;
     else
         item.state = OutboxItem::State::Queued;
-    item.responseStatus = query.value(13).toInt();
-    item.responseBody = query.value(14).toByteArray();
-    item.deadLetterReason = query.value(15).toString();
-    item.deadLetteredAt = fromMs(query.value(16).toLongLong());
+    item.responseStatus = row.value(13).toInt();
+    item.responseBody = row.value(14).toByteArray();
+    item.deadLetterReason = row.value(15).toString();
+    item.deadLetteredAt = fromMs(row.value(16).toLongLong());
     return item;
 }
-
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
-
-} // namespace
 
 OutboxStore::OutboxStore()
 {

@@ -8,6 +8,7 @@
 
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QString>
+#include <QtCore/QVariantList>
 #include <QtSql/QSqlDatabase>
 #include <QtSql/QSqlError>
 
@@ -101,6 +102,15 @@ public:
     /*! Removes the queued item \a id if no drainer has marked it as being sent. */
     bool cancel(qint64 id);
     bool requeue(qint64 id);
+
+    /*! The columns of a row of \c items, in the order decodeRow() reads them (the SELECT
+        list of every query that reads items). */
+    static constexpr int rowColumns = 17;
+    /*! The item that \a row (rowColumns values, as QSqlQuery::value() gives them) holds;
+        \a nowMs tells a queued item from one waiting to retry. A missing or mistyped value
+        reads as Qt converts it (0, empty, null date): a damaged row gives an item, never a
+        crash. */
+    static OutboxItem decodeRow(const QVariantList &row, qint64 nowMs);
 
     /*! The last error of a statement, readable; empty after a success. */
     QString lastError() const { return m_lastError; }

@@ -28,6 +28,18 @@ qint64 RetryAfter::parse(const QByteArray &value, const QDateTime &now)
         return qint64(seconds) * 1000;
     }
 
+    // An HTTP-date is visible US-ASCII and spaces only, and its weekday's comma is followed by
+    // a space (RFC 9110 §5.6.7). Anything else is not one, and must not reach Qt's date
+    // parser: Qt 6.4 reads the text two bytes after the first comma, past the end of a value
+    // that ends with it ("Thursday,").
+    for (char c : trimmed) {
+        if (c < 0x20 || c > 0x7e)
+            return -1;
+    }
+    if (const qsizetype comma = trimmed.indexOf(',');
+        comma >= 0 && (comma + 1 >= trimmed.size() || trimmed.at(comma + 1) != ' '))
+        return -1;
+
     // HTTP-date: Qt parses all three forms of RFC 9110 §5.6.7 for Last-Modified, so let it.
     QNetworkRequest carrier;
     carrier.setRawHeader("Last-Modified", trimmed);

@@ -318,7 +318,6 @@ void RetryingReply::connectNotify(const QMetaMethod &signal)
 
 void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
 {
-    Q_Q(RetryingReply);
     if (!reply)
         return;
     forwarder.forget(reply);

@@ -1,0 +1,45 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "wallabagjson.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonParseError>
+
+namespace WallabagJson {
+
+std::optional<QJsonObject> object(const QByteArray &body)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject())
+        return std::nullopt;
+    return document.object();
+}
+
+Token token(const QByteArray &body)
+{
+    const QJsonObject object = QJsonDocument::fromJson(body).object();
+    return Token { object.value(QLatin1String("access_token")).toString().toLatin1(),
+                   object.value(QLatin1String("refresh_token")).toString().toLatin1() };
+}
+
+EntriesPage entriesPage(const QJsonObject &page, const QUrl &server)
+{
+    EntriesPage result;
+    const QJsonArray items =
+        page.value(QLatin1String("_embedded")).toObject().value(QLatin1String("items")).toArray();
+    result.articles.reserve(items.size());
+    for (const QJsonValue &item : items)
+        result.articles << Article::fromJson(item.toObject(), server);
+    result.next = page.value(QLatin1String("_links"))
+                      .toObject()
+                      .value(QLatin1String("next"))
+                      .toObject()
+                      .value(QLatin1String("href"))
+                      .toString();
+    return result;
+}
+
+} // namespace WallabagJson

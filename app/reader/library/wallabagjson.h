@@ -1,0 +1,47 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#ifndef KEEPTRYING_READER_WALLABAGJSON_H
+#define KEEPTRYING_READER_WALLABAGJSON_H
+
+#include "article.h"
+
+#include <QtCore/QByteArray>
+#include <QtCore/QJsonObject>
+#include <QtCore/QList>
+#include <QtCore/QString>
+#include <QtCore/QUrl>
+
+#include <optional>
+
+/*
+    How the reader reads what a wallabag server answers: the bodies WallabagClient gets and
+    the entries pages SyncEngine walks, as pure functions of the bytes (QJsonDocument does
+    the parsing), so that they can be tested and fuzzed without a network. Whatever the
+    bytes, they give a value or nothing, never a crash.
+*/
+namespace WallabagJson {
+
+// A 2xx body as a JSON object; nothing when it is not valid JSON or not an object.
+std::optional<QJsonObject> object(const QByteArray &body);
+
+// The tokens of an OAuth 2.0 token response (RFC 6749 §5.1); empty when absent.
+struct Token
+{
+    QByteArray accessToken;
+    QByteArray refreshToken;
+};
+Token token(const QByteArray &body);
+
+// One page of GET /api/entries.json: its entries (Article::fromJson(), images resolved
+// against \a server) and _links.next.href as given (empty on the last page).
+struct EntriesPage
+{
+    QList<Article> articles;
+    QString next;
+};
+EntriesPage entriesPage(const QJsonObject &page, const QUrl &server);
+
+} // namespace WallabagJson
+
+#endif // KEEPTRYING_READER_WALLABAGJSON_H
