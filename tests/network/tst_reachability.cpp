@@ -331,7 +331,7 @@ void tst_Reachability::parkedWhileOfflineThenEachOnce()
     manager.setRetryPolicy(policy);
     QSignalSpy waiting(&manager, &RetryingNetworkAccessManager::waitingForConnectivity);
     int attemptsStarted = 0;
-    int attemptsStartedBeforeFirstFinish = -1;
+    QList<int> startedAtFinish; // attempts started when each reply finished, in order
     connect(&manager, &RetryingNetworkAccessManager::attemptStarted, this,
             [&] { ++attemptsStarted; });
 
@@ -339,10 +339,8 @@ void tst_Reachability::parkedWhileOfflineThenEachOnce()
     for (int i = 0; i < count; ++i)
         batch.add(manager.get(QNetworkRequest(server.url(QStringLiteral("/r/%1").arg(i)))));
     for (const auto &reply : batch.replies) {
-        connect(reply.get(), &QNetworkReply::finished, this, [&] {
-            if (attemptsStartedBeforeFirstFinish < 0)
-                attemptsStartedBeforeFirstFinish = attemptsStarted;
-        });
+        connect(reply.get(), &QNetworkReply::finished, this,
+                [&] { startedAtFinish << attemptsStarted; });
     }
 
     // Parked at once, announced once each, nothing sent.
@@ -384,9 +382,15 @@ void tst_Reachability::parkedWhileOfflineThenEachOnce()
     }
     QCOMPARE(ended.size(), count);
     if (staggerMs == 0) {
-        // No stagger: the waiting requests go in the same pass of the event loop, as many as
-        // the concurrency limiter's initial window (six, Qt's own connections per host).
-        QCOMPARE(attemptsStartedBeforeFirstFinish, 6);
+        // No stagger: once the scout's connection is up, the rest of the concurrency
+        // limiter's initial window (six, Qt's own connections per host) goes in one pass of
+        // the event loop. Under load the scout's own answer can come before that pass, and
+        // its success has grown the window by one (slow start) by then.
+        if (startedAtFinish.at(0) == 1)
+            QVERIFY2(startedAtFinish.at(1) == 6 || startedAtFinish.at(1) == 7,
+                     qPrintable(QString::number(startedAtFinish.at(1))));
+        else
+            QCOMPARE(startedAtFinish.at(0), 6);
     }
 }
 
