@@ -55,6 +55,7 @@
 #include <KeepTrying/retryingreply.h>
 
 #include "scriptedfaultserver.h"
+#include "testhelpers.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
@@ -443,12 +444,7 @@ QStringList run(const Sequence &s, bool verbose)
 
     RetryingNetworkAccessManager manager;
     manager.setProxy(QNetworkProxy::NoProxy);
-    CircuitBreaker::Settings breaker;
-    breaker.enabled = false;
-    manager.circuitBreaker()->setSettings(breaker);
-    RetryBudget::Settings budget;
-    budget.enabled = false;
-    manager.retryBudget()->setSettings(budget);
+    KeepTrying::Test::switchOffBreakerAndBudget(manager);
     manager.setRetryPolicy(s.policy);
 
     Observed o;
