@@ -508,7 +508,13 @@ bool Soak::drain()
     QDeadlineTimer deadline(180 * 1000);
     QElapsedTimer sinceFlush;
     sinceFlush.start();
-    bool refreshed = false;
+    // Settled: nothing queued, no refresh running, no field waiting for the server. Then
+    // one more refresh, so the store has the server's final word; settled after it too.
+    const auto settled = [this] {
+        return m_queue->waitingCount() == 0 && !m_engine->isRefreshing() &&
+            m_store->pendingChanges().isEmpty();
+    };
+    bool refreshedWhenSettled = false;
     while (!deadline.hasExpired()) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
         if (sinceFlush.elapsed() > 2000) {
@@ -517,14 +523,22 @@ bool Soak::drain()
                 m_queue->outbox()->flush();
             sinceFlush.restart();
         }
-        if (m_queue->waitingCount() == 0 && !m_engine->isRefreshing()) {
-            if (refreshed)
-                return true;
-            // One more refresh, so the store has the server's final word too.
-            m_engine->refresh();
-            refreshed = true;
-        }
+        if (!settled())
+            continue;
+        if (refreshedWhenSettled)
+            return true;
+        m_engine->refresh();
+        refreshedWhenSettled = true;
+        // Not settled again until that refresh has ended.
+        while (m_engine->isRefreshing() && !deadline.hasExpired())
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (!settled())
+            refreshedWhenSettled = false;
     }
+    say(QStringLiteral("soak: not drained: %1 waiting, %2 fields pending, refreshing %3")
+            .arg(m_queue->waitingCount())
+            .arg(m_store->pendingChanges().size())
+            .arg(m_engine->isRefreshing()));
     return false;
 }
 
@@ -764,11 +778,13 @@ bool Soak::run()
             .arg(actionList.join(QStringLiteral(", "))));
     say(QStringLiteral("soak: fault phases (%1)").arg(phaseList.join(QStringLiteral(", "))));
     say(QStringLiteral("soak: server: %1 requests, %2 faults injected, %3 writes applied, "
-                       "%4 duplicate writes answered from the Idempotency-Key record")
+                       "%4 duplicate writes answered from the Idempotency-Key record "
+                       "(%5 records kept)")
             .arg(stats.value(QLatin1String("total_requests")).toInteger())
             .arg(stats.value(QLatin1String("faults_injected")).toInteger())
             .arg(stats.value(QLatin1String("writes_applied")).toInteger())
-            .arg(stats.value(QLatin1String("duplicate_writes_rejected")).toInteger()));
+            .arg(stats.value(QLatin1String("duplicate_writes_rejected")).toInteger())
+            .arg(stats.value(QLatin1String("idempotency_records")).toInteger()));
     say(QStringLiteral("soak: drained %1 (waiting %2, dead letters %3, failed articles %4)")
             .arg(drained ? QStringLiteral("yes") : QStringLiteral("NO"))
             .arg(stillWaiting)
