@@ -482,9 +482,10 @@ void Soak::sample()
         wal += size;
     }
     if (m_samples++ % 12 == 0) {
-        // The heap in use (glibc's count) tells a leak from an allocator that keeps freed
-        // pages.
-        const qint64 heap = qint64(mallinfo2().uordblks);
+        // The heap in use (glibc's count, large blocks mapped apart included) tells a leak
+        // from an allocator that keeps freed pages.
+        const struct mallinfo2 info = mallinfo2();
+        const qint64 heap = qint64(info.uordblks + info.hblkhd);
         say(QStringLiteral("soak: t=%1 s phase=%2 actions=%3 rss=%4 hwm=%5 heap=%9 wal-now=%6 "
                            "waiting=%7 errors=%8")
                 .arg(m_clock.elapsed() / 1000)
