@@ -7,6 +7,7 @@
 #include "library/imagestore.h"
 #include "library/localstore.h"
 #include "library/outboxchangequeue.h"
+#include "library/readernetwork.h"
 #include "library/requestlog.h"
 #include "library/syncengine.h"
 #include "library/wallabagclient.h"
@@ -17,7 +18,6 @@
 #include "ui/signindialog.h"
 
 #include <KeepTrying/Demo/demoserver.h>
-#include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/offlinecopy.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
@@ -51,19 +51,6 @@ int usageError(const QString &message)
     std::fputs(qPrintable(QStringLiteral("keeptrying-reader: ") + message + QLatin1Char('\n')),
                stderr);
     return UsageError;
-}
-
-// The reader's defaults: quick first retry, full jitter so many readers never retry in
-// step, and an Idempotency-Key so the token POST may be retried too.
-KeepTrying::RetryPolicy readerPolicy()
-{
-    KeepTrying::RetryPolicy policy;
-    policy.initialDelayMs = 300;
-    policy.maxDelayMs = 10000;
-    policy.jitter = KeepTrying::Jitter::Full;
-    policy.addIdempotencyKey = true;
-    policy.attemptTimeoutMs = 20000;
-    return policy;
 }
 
 // --password shows in every user's process list (ps); the environment (readable by this
@@ -347,15 +334,7 @@ int main(int argc, char *argv[])
     // Every request of the reader goes through this one manager: the list, the articles,
     // the images and the writes, so that simulated offline mode applies to all of them.
     KeepTrying::RetryingNetworkAccessManager manager;
-    manager.setRetryPolicy(readerPolicy());
-    // The requests the user waits for keep trying at most readerPolicy().maxDelayMs apart,
-    // but they wait behind an open breaker, whose break doubles with every failed probe:
-    // with the default cap of 60 s the list loaded 36 s after a 2-minute 503 storm ended
-    // (6.6 s with this). A break no longer than the backoff cap keeps the breaker's
-    // one-probe-at-a-time rule and bounds that wait.
-    KeepTrying::CircuitBreaker::Settings breaker = manager.circuitBreaker()->settings();
-    breaker.maxBreakDurationMs = readerPolicy().maxDelayMs;
-    manager.circuitBreaker()->setSettings(breaker);
+    ReaderNetwork::configure(&manager);
     if (parser.isSet(offlineOption))
         manager.setSimulatedOffline(true);
 

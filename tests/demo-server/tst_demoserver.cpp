@@ -63,6 +63,7 @@ private Q_SLOTS:
     void previewPicture();
     void patchWithIdempotencyKey();
     void idempotencyKeyReusedForAnotherRequest();
+    void idempotencyRecordIsBounded();
     void entryWritesInOrder();
     void createAndDelete();
     void detailMetadataLeavesContentOut();
@@ -593,6 +594,34 @@ void tst_DemoServer::idempotencyKeyReusedForAnotherRequest()
         send("PATCH", QStringLiteral("/api/entries/5.json"), R"({"archive":1})", headers).status,
         422);
     QCOMPARE(m_server->stats().value(QLatin1String("writes_applied")).toInt(), 1);
+}
+
+void tst_DemoServer::idempotencyRecordIsBounded()
+{
+    // The record keeps the latest writes only (the soak saw the reader's process grow by a
+    // whole entry per change the user made): the limit's latest are answered from it, an
+    // older one is applied again.
+    QCOMPARE(m_server->idempotencyRecordLimit(), 1000);
+    m_server->setIdempotencyRecordLimit(2);
+    const auto patch = [this](const QByteArray &key, const QByteArray &body) {
+        Headers headers = auth();
+        headers.append(qMakePair(QByteArray("Idempotency-Key"), key));
+        return send("PATCH", QStringLiteral("/api/entries/6.json"), body, headers).status;
+    };
+    QCOMPARE(patch("bounded-1", R"({"starred":1})"), 200);
+    QCOMPARE(patch("bounded-2", R"({"starred":0})"), 200);
+    QCOMPARE(patch("bounded-3", R"({"archive":1})"), 200);
+    QCOMPARE(m_server->stats().value(QLatin1String("idempotency_records")).toInt(), 2);
+    QCOMPARE(patch("bounded-3", R"({"archive":1})"), 200); // remembered
+    QCOMPARE(patch("bounded-2", R"({"starred":0})"), 200); // remembered
+    QJsonObject stats = m_server->stats();
+    QCOMPARE(stats.value(QLatin1String("writes_applied")).toInt(), 3);
+    QCOMPARE(stats.value(QLatin1String("duplicate_writes_rejected")).toInt(), 2);
+    QCOMPARE(patch("bounded-1", R"({"starred":1})"), 200); // forgotten: applied again
+    stats = m_server->stats();
+    QCOMPARE(stats.value(QLatin1String("writes_applied")).toInt(), 4);
+    QCOMPARE(stats.value(QLatin1String("duplicate_writes_rejected")).toInt(), 2);
+    QCOMPARE(stats.value(QLatin1String("idempotency_records")).toInt(), 2);
 }
 
 void tst_DemoServer::detailMetadataLeavesContentOut()

@@ -43,6 +43,7 @@ private Q_SLOTS:
     void changesCoalesceWhileOffline();
     void changeAppliesOnceAndConfirms();
     void tagsAddedAndRemoved();
+    void tagRemovedBeforeItsIdIsKnown();
     void refusedChangeIsFailedWithReason();
     void expiredTokenIsRenewedUnnoticed();
     void wrongPasswordInWords();
@@ -251,6 +252,37 @@ void tst_SyncEngine::tagsAddedAndRemoved()
     now.sort();
     wanted.sort();
     QCOMPARE(now, wanted);
+}
+
+void tst_SyncEngine::tagRemovedBeforeItsIdIsKnown()
+{
+    // A tag added, then removed before a refresh brought its id (wallabag removes a tag from
+    // an entry by the tag's id, and a PATCH naming tags only adds): the removal reaches the
+    // server all the same, and the tag does not come back on screen. The soak lost such a
+    // removal (the entry kept the tag, and so did the screen after the next refresh).
+    QVERIFY(refresh());
+    const QStringList before = m_store->article(1).tags;
+    QStringList with = before;
+    with << QStringLiteral("just-added");
+    // The refresh that follows the edit (for the tag's id) is slow: the user is quicker.
+    (*m_server)->addFault(
+        QStringLiteral("route=/api/entries.json,method=GET,latency=1000,count=1"));
+    m_engine->setTags(1, with);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 5000); // the PATCH is applied
+    QTRY_VERIFY_WITH_TIMEOUT(m_engine->isRefreshing(), 5000);
+    QVERIFY(!m_store->article(1).tagIds.contains(QStringLiteral("just-added")));
+    m_engine->setTags(1, before);
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->waitingCount() == 0 && !m_engine->isRefreshing() &&
+                                 m_store->article(1).syncState == SyncState::Saved,
+                             10000);
+    QCOMPARE(requests("DELETE", QStringLiteral("/api/entries/1/tags/")).size(), 1);
+    QVERIFY(refresh());
+    QStringList now = m_store->article(1).tags;
+    QStringList wanted = before;
+    now.sort();
+    wanted.sort();
+    QCOMPARE(now, wanted);
+    QCOMPARE(m_store->article(1).syncState, SyncState::Saved);
 }
 
 void tst_SyncEngine::refusedChangeIsFailedWithReason()

@@ -47,6 +47,7 @@ QJsonObject DemoServerPrivate::statsLocked() const
         { QStringLiteral("faults_injected"), transport.faultsInjected },
         { QStringLiteral("capacity_rejections"), transport.capacityRejections },
         { QStringLiteral("peak_in_progress"), transport.peakInProgress },
+        { QStringLiteral("idempotency_records"), api.idempotencyRecordCount() },
         { QStringLiteral("entry_writes"), entryWrites },
     };
 }
@@ -187,6 +188,21 @@ int DemoServer::serviceTime() const
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
     return d->transport.serviceTimeMs;
+}
+
+void DemoServer::setIdempotencyRecordLimit(int writes)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->api.idempotencyRecordLimit = qMax(1, writes);
+    d->api.trimIdempotencyRecordLocked();
+}
+
+int DemoServer::idempotencyRecordLimit() const
+{
+    Q_D(const DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return d->api.idempotencyRecordLimit;
 }
 
 void DemoServer::goDown(int milliseconds)

@@ -244,9 +244,22 @@ HttpResponse WallabagApi::process(const HttpRequest &request)
         ++writesApplied;
         recordEntryWrite(request, response);
     }
-    if (!key.isEmpty())
+    if (!key.isEmpty()) {
         idempotentResponses.insert(key, StoredResponse { fingerprint, response });
+        idempotencyOrder.push_back(key);
+        trimIdempotencyRecordLocked();
+    }
     return response;
+}
+
+void WallabagApi::trimIdempotencyRecordLocked()
+{
+    // Each record holds a whole response (an entry, a few KB): a record kept for ever grows
+    // the process of the reader that runs this server with every change the user makes.
+    while (idempotencyOrder.size() > size_t(qMax(1, idempotencyRecordLimit))) {
+        idempotentResponses.remove(idempotencyOrder.front());
+        idempotencyOrder.pop_front();
+    }
 }
 
 HttpResponse WallabagApi::route(const HttpRequest &request)

@@ -11,6 +11,8 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QSet>
 
+#include <deque>
+
 namespace KeepTrying::Demo {
 
 /*!
@@ -46,6 +48,12 @@ public:
         answered from the Idempotency-Key record is not in it. */
     QHash<int, QJsonArray> entryWrites;
     static constexpr int maxEntryWrites = 1000;
+    /*! How many keyed writes the Idempotency-Key record remembers (the latest; at least 1):
+        see DemoServer::setIdempotencyRecordLimit(). */
+    int idempotencyRecordLimit = 1000;
+    /*! Forgets the oldest records beyond idempotencyRecordLimit. */
+    void trimIdempotencyRecordLocked();
+    int idempotencyRecordCount() const { return int(idempotentResponses.size()); }
 
 private:
     void recordEntryWrite(const HttpRequest &request, const HttpResponse &response);
@@ -67,6 +75,7 @@ private:
         HttpResponse response;
     };
     QHash<QByteArray, StoredResponse> idempotentResponses;
+    std::deque<QByteArray> idempotencyOrder; // the keys of idempotentResponses, oldest first
 };
 
 } // namespace KeepTrying::Demo

@@ -159,8 +159,16 @@ void SyncEngine::refresh()
     if (m_refreshing)
         return;
     setRefreshing(true);
+    m_refreshAgain = false;
     m_incoming.clear();
     m_seen.clear();
+    m_merged.clear();
+    m_swept = false;
+    m_tagsSettled.clear();
+    for (auto it = m_tagsToRemove.cbegin(); it != m_tagsToRemove.cend(); ++it) {
+        if (!m_queue->holds(it.key(), Change::Kind::SetTags))
+            m_tagsSettled.insert(it.key());
+    }
     m_changed = 0;
     const QString cursor = m_store->value(key(QStringLiteral("cursor")));
     m_newCursor = cursor.toLongLong();
@@ -217,8 +225,11 @@ void SyncEngine::finishPhase()
 {
     // Every page is here: write them at once.
     m_changed += int(m_incoming.size());
+    for (const Article &a : std::as_const(m_incoming))
+        m_merged.insert(a.id);
     m_store->mergeFromServer(std::exchange(m_incoming, {}));
     if (m_phase == Phase::Sweep) {
+        m_swept = true;
         m_store->sweep(m_seen);
         m_lastSweepMs = QDateTime::currentMSecsSinceEpoch();
     }
@@ -236,8 +247,11 @@ void SyncEngine::finishPhase()
     }
     m_phase = Phase::Idle;
     m_store->setValue(QStringLiteral("refreshed-at"), QString::number(now));
+    resolveTagRemovals();
     setRefreshing(false);
     Q_EMIT refreshed(m_changed);
+    if (m_refreshAgain) // a change was confirmed while this one ran: its answer comes next
+        QTimer::singleShot(0, this, &SyncEngine::refresh);
     if (m_prefetchContent) {
         m_prefetch.clear();
         const QList<Article> unread = m_store->articles({ LocalStore::View::Unread, {}, {} });
@@ -316,7 +330,21 @@ void SyncEngine::setArchived(qint64 id, bool archived)
 
 void SyncEngine::setTags(qint64 id, const QStringList &tags)
 {
-    const QHash<QString, int> serverTags = m_store->article(id).tagIds;
+    const Article before = m_store->article(id);
+    const QHash<QString, int> serverTags = before.tagIds;
+    // A tag removed without a known id cannot be removed on the server now: remember it
+    // (see m_tagsToRemove). A tag put back is wanted again.
+    QSet<QString> unresolved = m_tagsToRemove.value(id);
+    for (const QString &label : before.tags) {
+        if (!tags.contains(label) && !serverTags.contains(label))
+            unresolved.insert(label);
+    }
+    for (const QString &label : tags)
+        unresolved.remove(label);
+    if (id > 0 && !unresolved.isEmpty())
+        m_tagsToRemove.insert(id, unresolved);
+    else
+        m_tagsToRemove.remove(id);
     m_store->setTags(id, tags);
     if (id > 0)
         enqueue({ Change::Kind::SetTags, id, false, tags, serverTags, {} });
@@ -324,6 +352,7 @@ void SyncEngine::setTags(qint64 id, const QStringList &tags)
 
 void SyncEngine::remove(qint64 id)
 {
+    m_tagsToRemove.remove(id);
     m_store->markDeleted(id);
     enqueue({ Change::Kind::Delete, id, false, {}, {}, {} });
 }
@@ -337,12 +366,14 @@ qint64 SyncEngine::addUrl(const QUrl &url)
 
 void SyncEngine::undo(qint64 id)
 {
+    m_tagsToRemove.remove(id);
     m_queue->discard(id);
     m_store->revert(id);
 }
 
 void SyncEngine::discard(qint64 id)
 {
+    m_tagsToRemove.remove(id);
     m_queue->discard(id);
     m_store->discardPending(id);
 }
@@ -358,7 +389,11 @@ void SyncEngine::changeConfirmed(const Change &change, const QJsonObject &entry)
     // what the server created goes too.
     const bool deletedWhileAdded =
         change.kind == Change::Kind::Add && m_store->isMarkedDeleted(change.articleId);
-    m_store->confirm(change.articleId, fieldOf(change.kind), entry, m_client->server(), false);
+    // Tags removed here whose removal waits for their ids keep the field pending, so that
+    // the refresh below does not put them back on screen.
+    const bool tagsWait =
+        change.kind == Change::Kind::SetTags && m_tagsToRemove.contains(change.articleId);
+    m_store->confirm(change.articleId, fieldOf(change.kind), entry, m_client->server(), tagsWait);
     const qint64 createdId = entry.value(QLatin1String("id")).toInteger();
     if (deletedWhileAdded && createdId > 0)
         remove(createdId);
@@ -371,7 +406,45 @@ void SyncEngine::changeConfirmed(const Change &change, const QJsonObject &entry)
     // next refresh.
     if (entry.isEmpty() &&
         (change.kind == Change::Kind::Add || change.kind == Change::Kind::SetTags))
+        refreshSoon();
+}
+
+void SyncEngine::refreshSoon()
+{
+    // A refresh running now may have listed the entry before the server applied the
+    // change: another one follows it.
+    if (m_refreshing)
+        m_refreshAgain = true;
+    else
         QTimer::singleShot(0, this, &SyncEngine::refresh);
+}
+
+void SyncEngine::resolveTagRemovals()
+{
+    // For the articles whose tag edits had all been applied when this refresh started, and
+    // that it listed (or that a full list left out: gone), the server's tags are known: a
+    // removed tag it has goes now, by its id; one it does not have needs nothing more.
+    for (auto it = m_tagsToRemove.begin(); it != m_tagsToRemove.end();) {
+        const qint64 id = it.key();
+        if (!m_tagsSettled.contains(id) || !(m_merged.contains(id) || m_swept)) {
+            ++it;
+            continue;
+        }
+        const Article a = m_store->article(id);
+        bool onServer = false;
+        for (const QString &label : std::as_const(it.value()))
+            onServer = onServer || a.tagIds.contains(label);
+        it = m_tagsToRemove.erase(it);
+        if (a.id == 0)
+            continue;
+        if (onServer) {
+            // The tags shown, against the server's with their ids: the queue removes those
+            // not shown.
+            enqueue({ Change::Kind::SetTags, id, false, a.tags, a.tagIds, {} });
+        } else if (!m_queue->holds(id, Change::Kind::SetTags)) {
+            m_store->confirm(id, LocalStore::Field::Tags, {}, m_client->server(), false);
+        }
+    }
 }
 
 void SyncEngine::changeRefused(const Change &change, const QString &reason)

@@ -101,6 +101,8 @@ private:
     void enqueueUnheldPending();
     void changeConfirmed(const Change &change, const QJsonObject &entry);
     void changeRefused(const Change &change, const QString &reason);
+    void refreshSoon();
+    void resolveTagRemovals();
     QString key(const QString &what) const;
 
     WallabagClient *m_client;
@@ -109,6 +111,17 @@ private:
     Phase m_phase = Phase::Idle;
     QList<Article> m_incoming; // pages of this refresh, written when the last one is here
     QSet<qint64> m_seen;
+    QSet<qint64> m_merged; // the entries this refresh brought, in any phase
+    // Tags the user removed before the server's id of the tag was known here (wallabag
+    // removes a tag from an entry by the tag's id): the tag may be on the server already,
+    // put there by an earlier edit whose answer had no ids. The article's tags stay
+    // pending until a refresh tells whether the server has it, and its removal is sent
+    // then. m_tagsSettled: those of them with no tag edit queued when this refresh started,
+    // whose tags this refresh lists as the server's final word.
+    QHash<qint64, QSet<QString>> m_tagsToRemove;
+    QSet<qint64> m_tagsSettled;
+    bool m_swept = false; // this refresh listed every entry
+    bool m_refreshAgain = false;
     qint64 m_newCursor = 0;
     quint64 m_listCall = 0;
     quint64 m_contentCall = 0;

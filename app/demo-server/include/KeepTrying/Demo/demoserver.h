@@ -63,7 +63,10 @@ class DemoServerPrivate;
     Writes under \c{/api/} honour the \c{Idempotency-Key} request header
     (draft-ietf-httpapi-idempotency-key-header): a repeat with the same key gets the first
     response again and is not applied twice; the same key with another method, path or body
-    gets 422.
+    gets 422. The record keeps the latest idempotencyRecordLimit() keyed writes (1000 by
+    default): as the draft lets a server expire its keys (§2.3), a repeat of an older one is
+    applied again. Each record holds a whole response, so a record without a bound would
+    grow the process (the reader's, for its built-in server) with every write.
 
     \section Fault specs
     A spec is comma-separated \c{key=value}:
@@ -98,8 +101,8 @@ class DemoServerPrivate;
     thread. addFault(), clearFaults(), faults(), setSeed(), goDown(), comeUp(), isDown(),
     stats(), totalRequests(), resetStats(), articleCount(), recordedRequests(), baseUrl() and
     adminUrl() may be
-    called from any thread, as may setMaxConcurrent(), maxConcurrent(), setServiceTime() and
-    serviceTime().
+    called from any thread, as may setMaxConcurrent(), maxConcurrent(), setServiceTime(),
+    serviceTime(), setIdempotencyRecordLimit() and idempotencyRecordLimit().
 */
 class DemoServer : public QObject
 {
@@ -157,6 +160,13 @@ public:
     int serviceTime() const;
 
     /*!
+        Keeps the Idempotency-Key record of the latest \a writes keyed writes (at least 1;
+        default 1000), forgetting the oldest first (see the class comment on Idempotency-Key).
+    */
+    void setIdempotencyRecordLimit(int writes);
+    int idempotencyRecordLimit() const;
+
+    /*!
         Stops listening and closes the open connections, so new connections are refused,
         then listens again on the same address and port after \a milliseconds. Calling it
         while down restarts the wait. Called from another thread, it is queued to the
@@ -175,7 +185,8 @@ public:
     /*!
         \c{{"total_requests": N, "requests_per_route": {"GET /api/entries.json": N, ...},
         "writes_applied": N, "duplicate_writes_rejected": N, "faults_injected": N,
-        "capacity_rejections": N, "peak_in_progress": N, "entry_writes": {"ID": [...]}}}.
+        "capacity_rejections": N, "peak_in_progress": N, "idempotency_records": N,
+        "entry_writes": {"ID": [...]}}}.
         Routes are named by their pattern (\c{PATCH /api/entries/{id}.json}); paths that
         match no route by themselves. peak_in_progress is the most requests served at once
         (see setMaxConcurrent()). entry_writes lists, per entry id, the writes applied to
