@@ -32,8 +32,11 @@
 #include <QtCore/QTextStream>
 #include <QtCore/QTimer>
 #include <QtCore/QTranslator>
+#include <QtGui/QPalette>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QStyle>
+#include <QtWidgets/QStyleFactory>
 
 #include <cstdio>
 
@@ -85,6 +88,36 @@ QString readPassword(const QString &username, const QUrl &server)
 
 // The reader's database for one account: one file per user and server, so that two
 // accounts never mix their articles. The built-in demo library has one of its own.
+// A dark palette of the kind desktop themes give, for looking at the reader in one.
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(45, 45, 48);
+    const QColor base(30, 30, 32);
+    const QColor text(230, 230, 230);
+    const QColor disabled(130, 130, 130);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, disabled);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Link, QColor(110, 170, 255));
+    p.setColor(QPalette::Highlight, QColor(45, 110, 190));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Mid, QColor(70, 70, 74));
+    p.setColor(QPalette::Dark, QColor(20, 20, 22));
+    for (const QPalette::ColorRole role :
+         { QPalette::WindowText, QPalette::Text, QPalette::ButtonText })
+        p.setColor(QPalette::Disabled, role, disabled);
+    return p;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -183,9 +216,15 @@ int main(int argc, char *argv[])
         QStringLiteral("With --screenshot: give up with exit code 1 after MS milliseconds. "
                        "Without it: quit after MS milliseconds. Default: 20000."),
         QStringLiteral("MS"), QStringLiteral("20000"));
+    const QCommandLineOption paletteOption(
+        QStringLiteral("palette"),
+        QStringLiteral("For QA: paint with the Fusion style in a light or dark palette, as on "
+                       "a desktop with that theme."),
+        QStringLiteral("light|dark"));
     parser.addOptions({ serverOption, clientIdOption, clientSecretOption, usernameOption,
                         passwordOption, faultOption, offlineOption, backOnlineOption,
-                        screenshotOption, whenOption, quitAfterOption, developerOption });
+                        screenshotOption, whenOption, quitAfterOption, developerOption,
+                        paletteOption });
 
     if (!parser.parse(QCoreApplication::arguments()))
         return usageError(parser.errorText());
@@ -196,6 +235,16 @@ int main(int argc, char *argv[])
     if (!parser.positionalArguments().isEmpty())
         return usageError(QStringLiteral("unexpected argument: %1")
                               .arg(parser.positionalArguments().constFirst()));
+
+    if (parser.isSet(paletteOption)) {
+        const QString palette = parser.value(paletteOption);
+        if (palette != QLatin1String("light") && palette != QLatin1String("dark"))
+            return usageError(QStringLiteral("--palette is light or dark, not %1").arg(palette));
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(palette == QLatin1String("dark")
+                                     ? darkPalette()
+                                     : QApplication::style()->standardPalette());
+    }
 
     ScreenshotDriver::Goal goal = ScreenshotDriver::Goal::Loaded;
     const QString when = parser.value(whenOption);
