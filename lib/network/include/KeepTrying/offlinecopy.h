@@ -4,6 +4,8 @@
 #ifndef KEEPTRYING_OFFLINECOPY_H
 #define KEEPTRYING_OFFLINECOPY_H
 
+#include <KeepTrying/requestattributes.h>
+
 #include <QtCore/QFlags>
 #include <QtCore/QString>
 #include <QtNetwork/QNetworkRequest>
@@ -38,32 +40,26 @@ namespace KeepTrying {
     fragment and credential query parameters (isCredentialName()); request headers such as
     Authorization or Cookie are not part of it, and Set-Cookie is never stored.
 
-    The attributes are QNetworkRequest::User + 0x4B57 to + 0x4B5B, next to the manager's
-    own (RetryingNetworkAccessManager::RequestAttribute).
+    The attribute ids live in requestattributes.h with every other id of KeepTrying.
 */
 namespace OfflineCopy {
 
 /*! Request attribute, an int holding a Mode: whether this GET keeps an offline copy.
     Absent or Off: none is kept nor offered. Ignored on other methods. */
-constexpr QNetworkRequest::Attribute ModeAttribute =
-    QNetworkRequest::Attribute(QNetworkRequest::User + 0x4B57);
+constexpr QNetworkRequest::Attribute ModeAttribute = RequestAttributes::OfflineCopyMode;
 /*! Request attribute, an int holding Overrides: HTTP caching rules this request sets
     aside for its offline copy. Absent: NoOverride. */
-constexpr QNetworkRequest::Attribute OverrideAttribute =
-    QNetworkRequest::Attribute(QNetworkRequest::User + 0x4B58);
+constexpr QNetworkRequest::Attribute OverrideAttribute = RequestAttributes::OfflineCopyOverride;
 /*! Reply attribute, a bool: true while what the reply hands over is the stored copy
     (stale), false or absent once it is the fresh response, or when no copy was offered. */
-constexpr QNetworkRequest::Attribute IsStaleAttribute =
-    QNetworkRequest::Attribute(QNetworkRequest::User + 0x4B59);
+constexpr QNetworkRequest::Attribute IsStaleAttribute = RequestAttributes::OfflineCopyIsStale;
 /*! Reply attribute, a QDateTime (UTC): when the offered copy's response arrived, or when a
     304 last confirmed it. Set together with IsStaleAttribute. */
-constexpr QNetworkRequest::Attribute StoredAtAttribute =
-    QNetworkRequest::Attribute(QNetworkRequest::User + 0x4B5A);
+constexpr QNetworkRequest::Attribute StoredAtAttribute = RequestAttributes::OfflineCopyStoredAt;
 /*! Reply attribute, a qint64: the offered copy's age in seconds when it was offered, as
     RFC 9111 §4.2.3 computes it (the Age and Date headers it came with, plus the time it
     has been stored). Set together with IsStaleAttribute. */
-constexpr QNetworkRequest::Attribute AgeAttribute =
-    QNetworkRequest::Attribute(QNetworkRequest::User + 0x4B5B);
+constexpr QNetworkRequest::Attribute AgeAttribute = RequestAttributes::OfflineCopyAge;
 
 /*! Values of ModeAttribute. */
 enum Mode {

@@ -72,15 +72,15 @@ public:
     enum RequestAttribute {
         /*! A RetryPolicy (QVariant::fromValue) that replaces the manager's for this
             request. */
-        RetryPolicyAttribute = QNetworkRequest::User + 0x4B54,
+        RetryPolicyAttribute = RequestAttributes::RetryPolicy,
         /*! A bool that replaces RetryPolicy::waitForConnectivity for this request. */
-        WaitForConnectivityAttribute,
+        WaitForConnectivityAttribute = RequestAttributes::WaitForConnectivity,
         /*! A bool, false by default: when true, the request's Authorization,
             Proxy-Authorization and Cookie headers follow a redirect to another origin
             (scheme, host or port). By default they are removed there, so that a token is
             never sent to whoever the first server names (urllib3's rule; RFC 9110 §15.4
             leaves it to the client, and Qt 6.4 forwards them). */
-        KeepCredentialsOnRedirectAttribute
+        KeepCredentialsOnRedirectAttribute = RequestAttributes::KeepCredentialsOnRedirect
     };
     Q_ENUM(RequestAttribute)
 

@@ -5,6 +5,7 @@
 #define KEEPTRYING_RETRYBANNERCONTROLLER_H
 
 #include <KeepTrying/keeptrying_widgets_export.h>
+#include <KeepTrying/requestattributes.h>
 
 #include <QtCore/QObject>
 #include <QtNetwork/QNetworkRequest>
@@ -113,7 +114,7 @@ public:
     enum RequestAttribute {
         /*! bool: true marks a request the user is waiting for (TrackMarkedReplies); false
             excludes it even in TrackAllReplies mode. */
-        UserWaitingAttribute = QNetworkRequest::User + 0x4B57
+        UserWaitingAttribute = RequestAttributes::UserWaiting
     };
     Q_ENUM(RequestAttribute)
 
