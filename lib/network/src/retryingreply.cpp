@@ -387,8 +387,9 @@ void RetryingReplyPrivate::onMetaDataChanged()
         return;
     }
 
-    // The answer the caller gets. (offline && offline->wasOffered() && status < 400)
-    q_func()->setAttribute(OfflineCopy::IsStaleAttribute, false);
+    // The answer the caller gets.
+    if (offline && offline->wasOffered() && status < 400)
+        q_func()->setAttribute(OfflineCopy::IsStaleAttribute, false);
     forwarder.mode = Mode::Forwarding;
     forwarder.forward(current);
 }
@@ -754,6 +755,12 @@ void RetryingReply::abort()
     Q_D(RetryingReply);
     if (isFinished())
         return;
+    if (d->done && d->errorAnnounced) {
+        // From a slot of errorOccurred(): the reply has its answer and its error; it
+        // finishes now, keeping both (the caller may still read the body).
+        d->announceEnd(RetryingReplyPrivate::Outcome::canceled(), false, QString());
+        return;
+    }
     // Qt's own replies close the device and finish synchronously, before abort() returns;
     // so do we, from a slot of a signal the reply emits while it finishes too.
     d->forwarder.forget(nullptr);
