@@ -45,6 +45,7 @@ private Q_SLOTS:
     void attemptTimeoutMidBody_data();
     void attemptTimeoutMidBody();
     void smallReadBufferWithHeldErrorBody();
+    void uploadProgressNeverGoesBack();
 };
 
 void tst_BodyReplay::initTestCase()
@@ -382,6 +383,70 @@ void tst_BodyReplay::smallReadBufferWithHeldErrorBody()
     failing->setReadBufferSize(4096);
     QCOMPARE(waitForBody(failing.get()), QByteArray(200000, 'e'));
     QCOMPARE(failing->error(), QNetworkReply::ServiceUnavailableError);
+}
+
+// A PUT whose first attempt is reset once the server has read its body, then retried: the
+// caller's upload progress never goes back (the failed attempt's closing (0, 0) and the
+// retry's restart stay ours), and it ends as plain Qt's does for a PUT that succeeds.
+void tst_BodyReplay::uploadProgressNeverGoesBack()
+{
+    const QByteArray body(700000, 'u');
+    using Progress = QList<QPair<qint64, qint64>>;
+    const auto record = [](QNetworkReply *reply, Progress *progress) {
+        QObject::connect(reply, &QNetworkReply::uploadProgress, reply,
+                         [progress](qint64 sent, qint64 total) {
+                             progress->append({ sent, total });
+                         });
+    };
+
+    // What plain Qt reports for the same PUT answered at once.
+    Progress qt;
+    {
+        TestServer server;
+        QVERIFY(server.listen());
+        server.setHandler(
+            [](const TestServer::Request &, int) { return TestServer::respond(200, "stored"); });
+        QNetworkAccessManager plain;
+        std::unique_ptr<QNetworkReply> reply(plain.put(QNetworkRequest(server.url()), body));
+        record(reply.get(), &qt);
+        QCOMPARE(waitForBody(reply.get()), QByteArray("stored"));
+    }
+    QVERIFY(qt.size() >= 2);
+
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int index) {
+        return index == 0 ? TestServer::Response { QByteArray(), TestServer::Response::Abort }
+                          : TestServer::respond(200, "stored");
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = fastPolicy();
+    policy.waitForConnectivity = false;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(manager.put(QNetworkRequest(server.url()), body));
+    Progress ours;
+    record(reply.get(), &ours);
+    QCOMPARE(waitForBody(reply.get()), QByteArray("stored"));
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QVERIFY(server.requestCount() >= 2); // the body went twice
+    QCOMPARE(server.requests().last().body.size(), body.size());
+
+    const auto text = [](const Progress &progress) {
+        QString out;
+        for (const auto &[sent, total] : progress)
+            out += QStringLiteral("(%1, %2) ").arg(sent).arg(total);
+        return out;
+    };
+    const QString seen = text(ours);
+    qInfo("Qt: %s\nours: %s", qPrintable(text(qt)), qPrintable(seen));
+    QVERIFY2(ours.size() >= 2, qPrintable(seen));
+    // Non-decreasing up to Qt's closing (0, 0), which comes once, last, as from plain Qt.
+    const Progress rising = ours.mid(0, ours.size() - 1);
+    for (qsizetype i = 1; i < rising.size(); ++i)
+        QVERIFY2(rising.at(i).first > rising.at(i - 1).first, qPrintable(seen));
+    QVERIFY2(!rising.contains(QPair<qint64, qint64>(0, 0)), qPrintable(seen));
+    QCOMPARE(ours.last(), qt.last());
+    QCOMPARE(ours.at(ours.size() - 2), qt.at(qt.size() - 2));
 }
 
 QTEST_GUILESS_MAIN(tst_BodyReplay)

@@ -4,6 +4,7 @@
 // What a caller reads of a body that breaks off, however often: exactly the body, or a
 // prefix of it with an error; never a byte twice, never a short body taken for a success.
 
+#include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -173,7 +174,10 @@ private Q_SLOTS:
     void announcedBytesAreNeverWithdrawn();
     void resumeChecksTheResponse_data();
     void resumeChecksTheResponse();
-    void resumeAnsweredWithFinalStatus();
+    void resumeAnswerIsNotTheStream_data();
+    void resumeAnswerIsNotTheStream();
+    void correctedErrorSurvivesALimit_data();
+    void correctedErrorSurvivesALimit();
     void discardedHeadersAreNotTheAnswer();
     void shortBodyOnKeptAliveConnection_data();
     void shortBodyOnKeptAliveConnection();
@@ -346,28 +350,171 @@ void tst_Resume::resumeChecksTheResponse()
     }
 }
 
-// Bytes handed over, then the Range request gets a 404: the reply ends with the 404, its
-// error, status and body, as a plain reply would.
-void tst_Resume::resumeAnsweredWithFinalStatus()
+// What stops the retries of a resume in the rows below.
+enum class Stop { Limits, Breaker, Deadline };
+
+void setUp(RetryingNetworkAccessManager &manager, Stop stop)
 {
-    const QByteArray body(1000, 'a');
+    RetryPolicy policy = quickPolicy();
+    policy.maxAttempts = 4;
+    switchOffBreakerAndBudget(manager);
+    if (stop == Stop::Breaker) {
+        // Open after two failures in a row, long enough to stop a request that may not wait.
+        CircuitBreaker::Settings breaker;
+        breaker.consecutiveFailures = 2;
+        breaker.minimumCalls = 1000;
+        breaker.breakDurationMs = 60000;
+        manager.circuitBreaker()->setSettings(breaker);
+    } else if (stop == Stop::Deadline) {
+        // A Retry-After past the deadline ends the request at once.
+        policy.deadlineMs = 20000;
+        policy.maxRetryAfterMs = 60000;
+    }
+    manager.setRetryPolicy(policy);
+}
+
+// Bytes of a 200 were handed over, then every resume is answered with something else than
+// the rest of the body: the caller's bytes stay a prefix of the 200's body, with the 200's
+// status and headers; the reply ends with RemoteHostClosedError, saying after how many
+// bytes and what the last resume got; that answer is only in the lastResume accessors.
+void tst_Resume::resumeAnswerIsNotTheStream_data()
+{
+    QTest::addColumn<QList<QByteArray>>("resumeAnswers");
+    QTest::addColumn<int>("stop");
+    QTest::addColumn<int>("lastStatus");
+    QTest::addColumn<QByteArray>("lastBody");
+    QTest::addColumn<QString>("got");
+
+    const auto answer = [](int status, const QByteArray &reason, const QByteArray &body,
+                           const QByteArray &extra = QByteArray()) -> QByteArray {
+        return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reason +
+            "\r\nContent-Length: " + QByteArray::number(body.size()) +
+            "\r\nConnection: close\r\nX-Answer: " + QByteArray::number(status) + "\r\n" + extra +
+            "\r\n" + body;
+    };
+    const QByteArray busy = "busy, come back later";
+    const QByteArray gonePage = "<h1>This one is gone</h1>\n\n\n\n"; // 30 bytes
+    QTest::addRow("503, 503, then a final 410")
+        << QList<QByteArray> { answer(503, "Service Unavailable", busy),
+                               answer(503, "Service Unavailable", busy),
+                               answer(410, "Gone", gonePage) }
+        << int(Stop::Limits) << 410 << gonePage << QStringLiteral("resuming got 410 Gone");
+    QTest::addRow("a final 404") << QList<QByteArray> { answer(404, "Not Found", "no such thing") }
+                                 << int(Stop::Limits) << 404 << QByteArray("no such thing")
+                                 << QStringLiteral("resuming got 404 Not Found");
+    QTest::addRow("503 until the limits stop it") << QList<QByteArray> {
+        answer(503, "Service Unavailable", busy), answer(503, "Service Unavailable", busy),
+        answer(503, "Service Unavailable", busy), answer(503, "Service Unavailable", busy)
+    } << int(Stop::Limits) << 503 << busy << QStringLiteral("resuming got 503 Service Unavailable");
+    QTest::addRow("500, then the open breaker")
+        << QList<QByteArray> { answer(500, "Internal Server Error", "oops") } << int(Stop::Breaker)
+        << 500 << QByteArray("oops") << QStringLiteral("resuming got 500 Internal Server Error");
+    QTest::addRow("503 with a Retry-After past the deadline")
+        << QList<QByteArray> { answer(503, "Service Unavailable", busy, "Retry-After: 60\r\n") }
+        << int(Stop::Deadline) << 503 << busy
+        << QStringLiteral("resuming got 503 Service Unavailable");
+}
+
+void tst_Resume::resumeAnswerIsNotTheStream()
+{
+    QFETCH(QList<QByteArray>, resumeAnswers);
+    QFETCH(int, stop);
+    QFETCH(int, lastStatus);
+    QFETCH(QByteArray, lastBody);
+    QFETCH(QString, got);
+    QByteArray body(114997, Qt::Uninitialized);
+    for (qsizetype i = 0; i < body.size(); ++i)
+        body[i] = char('a' + i % 26);
+    const qint64 cut = 34692;
     TestServer server;
     QVERIFY(server.listen());
     server.setHandler([&](const TestServer::Request &, int index) {
         if (index == 0)
-            return resumableStart(body, 600);
-        return TestServer::respond(404, "gone", { { "X-Answer", "404" } });
+            return resumableStart(body, cut);
+        return TestServer::Response { resumeAnswers.value(index - 1, resumeAnswers.last()),
+                                      TestServer::Response::Close };
     });
     RetryingNetworkAccessManager manager;
-    manager.setRetryPolicy(quickPolicy());
+    setUp(manager, Stop(stop));
     std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QVERIFY(retrying);
+    QList<QPair<qint64, qint64>> progress;
+    connect(reply.get(), &QNetworkReply::downloadProgress, this,
+            [&](qint64 received, qint64 total) {
+                progress.append({ received, total });
+            });
     QByteArray received;
-    readThroughACut(reply.get(), &server, 600, &received);
+    readThroughACut(reply.get(), &server, cut, &received);
     QVERIFY(!QTest::currentTestFailed());
-    QCOMPARE(reply->error(), QNetworkReply::ContentNotFoundError);
-    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 404);
-    QCOMPARE(reply->rawHeader("X-Answer"), QByteArray("404"));
-    QCOMPARE(received, body.left(600) + "gone");
+
+    QCOMPARE(received, body.left(cut));
+    QCOMPARE(reply->error(), QNetworkReply::RemoteHostClosedError);
+    QVERIFY2(reply->errorString().startsWith(
+                 QStringLiteral("The connection closed after 34692 of 114997 bytes")),
+             qPrintable(reply->errorString()));
+    QVERIFY2(reply->errorString().endsWith(got), qPrintable(reply->errorString()));
+    // The 200's metadata, which describes the bytes.
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(), body.size());
+    QCOMPARE(reply->rawHeader("ETag"), etag);
+    QVERIFY(!reply->hasRawHeader("X-Answer"));
+    // The resume's answer, apart.
+    QCOMPARE(retrying->lastResumeStatus(), lastStatus);
+    QCOMPARE(retrying->lastResumeBody(), lastBody);
+    bool tagged = false;
+    for (const auto &[name, value] : retrying->lastResumeHeaders())
+        tagged = tagged || (name == "X-Answer" && value == QByteArray::number(lastStatus));
+    QVERIFY(tagged);
+    QVERIFY(!progress.isEmpty());
+    QCOMPARE(progress.last().first, cut);
+    QCOMPARE(progress.last().second, body.size());
+    QVERIFY(server.requestCount() >= 2);
+}
+
+// An attempt whose end we name better than Qt (a body Qt took for complete though short; a
+// transfer timeout Qt reports as a cancel), then stopped by the breaker or the deadline
+// instead of resumed: the reply ends with our error and text for it, never Qt's ("Unknown
+// error", "Operation canceled"), and keeps the 200's status. The timeout stands in for the
+// short body here: Qt 6.4 takes a short body for complete only now and then on loopback,
+// and both reach the caller through the same last answer.
+void tst_Resume::correctedErrorSurvivesALimit_data()
+{
+    QTest::addColumn<int>("stop");
+    QTest::addRow("breaker") << int(Stop::Breaker);
+    QTest::addRow("deadline") << int(Stop::Deadline);
+}
+
+void tst_Resume::correctedErrorSurvivesALimit()
+{
+    QFETCH(int, stop);
+    const QByteArray body(20000, 'x');
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([&](const TestServer::Request &, int) {
+        Headers headers = { { "Accept-Ranges", "bytes" }, { "ETag", etag } };
+        if (Stop(stop) == Stop::Deadline)
+            headers.append(Header("Retry-After", "60"));
+        return TestServer::Response { TestServer::head(200, body.size(), headers) + body.left(6000),
+                                      TestServer::Response::Stall };
+    });
+    RetryingNetworkAccessManager manager;
+    setUp(manager, Stop(stop));
+    if (Stop(stop) == Stop::Breaker) {
+        CircuitBreaker::Settings breaker = manager.circuitBreaker()->settings();
+        breaker.consecutiveFailures = 1;
+        manager.circuitBreaker()->setSettings(breaker);
+    }
+    RetryPolicy policy = manager.retryPolicy();
+    policy.attemptTimeoutMs = 200;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    const QByteArray received = waitForBody(reply.get());
+    QCOMPARE(received, body.left(6000));
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(reply->error(), QNetworkReply::TimeoutError);
+    QCOMPARE(reply->errorString(), QStringLiteral("No data was received for 200 ms"));
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
 }
 
 // A 200 whose body broke off before any of it was handed over, then attempts that get no

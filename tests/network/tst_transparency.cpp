@@ -37,6 +37,8 @@ private Q_SLOTS:
     void noMetaDataForFailedConnections();
     void readBufferSizeIsHonoured_data();
     void readBufferSizeIsHonoured();
+    void abortInASlotOfTheFinalAnswer_data();
+    void abortInASlotOfTheFinalAnswer();
 };
 
 void tst_Transparency::initTestCase()
@@ -265,6 +267,145 @@ void tst_Transparency::readBufferSizeIsHonoured()
     QVERIFY(reply->isFinished());
     QCOMPARE(body, content);
     QVERIFY2(largest <= 64 * 1024, qPrintable(QString::number(largest)));
+}
+
+namespace {
+
+// What a caller that aborts a reply from a slot of one of its signals sees.
+struct AbortSeen
+{
+    bool finishedInsideAbort = false;
+    int errorsInsideAbort = 0;
+    int signalsAfterAbort = 0; // any of the reply's signals once abort() has returned
+    QNetworkReply::NetworkError error = QNetworkReply::NoError;
+    bool open = true;
+
+    bool operator==(const AbortSeen &other) const
+    {
+        return finishedInsideAbort == other.finishedInsideAbort &&
+            errorsInsideAbort == other.errorsInsideAbort &&
+            signalsAfterAbort == other.signalsAfterAbort && error == other.error &&
+            open == other.open;
+    }
+};
+
+QString describe(const AbortSeen &seen)
+{
+    return QStringLiteral("finished inside abort %1, errorOccurred inside %2, signals after %3, "
+                          "error %4, open %5")
+        .arg(seen.finishedInsideAbort)
+        .arg(seen.errorsInsideAbort)
+        .arg(seen.signalsAfterAbort)
+        .arg(int(seen.error))
+        .arg(seen.open);
+}
+
+// Runs one GET through \a manager and aborts it in the first \a signal; what follows.
+void abortIn(QNetworkAccessManager &manager, const QUrl &url, const QByteArray &signal,
+             AbortSeen *out)
+{
+    AbortSeen &seen = *out;
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(url)));
+    QNetworkReply *r = reply.get();
+    bool aborting = false;
+    bool aborted = false;
+    int finished = 0;
+    const auto any = [&] {
+        if (aborted)
+            ++seen.signalsAfterAbort;
+    };
+    QObject::connect(r, &QNetworkReply::finished, r, [&] {
+        ++finished;
+        if (aborting)
+            seen.finishedInsideAbort = true;
+        any();
+    });
+    QObject::connect(r, &QNetworkReply::errorOccurred, r, [&] {
+        if (aborting)
+            ++seen.errorsInsideAbort;
+        any();
+    });
+    const auto abortOnce = [&] {
+        if (aborting || aborted)
+            return;
+        aborting = true;
+        r->abort();
+        aborting = false;
+        aborted = true;
+    };
+    QObject::connect(r, &QNetworkReply::metaDataChanged, r, [&] {
+        any();
+        if (signal == "metaDataChanged")
+            abortOnce();
+    });
+    QObject::connect(r, &QNetworkReply::readyRead, r, [&] {
+        any();
+        if (signal == "readyRead")
+            abortOnce();
+    });
+    QObject::connect(r, &QNetworkReply::downloadProgress, r, any);
+    QTRY_VERIFY_WITH_TIMEOUT(finished > 0, 5000);
+    QTest::qWait(30); // anything late shows
+    seen.error = r->error();
+    seen.open = r->isOpen();
+}
+
+} // namespace
+
+// abort() from a slot of metaDataChanged() or readyRead() of the answer that ends the
+// request (after retries too): each row first records what plain Qt does against the same
+// answer, then expects the same of ours: finished() inside abort(), nothing after it.
+void tst_Transparency::abortInASlotOfTheFinalAnswer_data()
+{
+    QTest::addColumn<QByteArray>("signal");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("retriesFirst");
+    for (const char *signal : { "metaDataChanged", "readyRead" }) {
+        for (int status : { 200, 503 }) {
+            for (int retries : { 0, 1 }) {
+                QTest::addRow("%s of a %d%s", signal, status, retries ? " after a retry" : "")
+                    << QByteArray(signal) << status << retries;
+            }
+        }
+    }
+}
+
+void tst_Transparency::abortInASlotOfTheFinalAnswer()
+{
+    QFETCH(QByteArray, signal);
+    QFETCH(int, status);
+    QFETCH(int, retriesFirst);
+    TestServer server;
+    QVERIFY(server.listen());
+    int skip = 0; // requests of ours answered 503 before the final answer
+    server.setHandler([&](const TestServer::Request &, int index) {
+        if (index - skip < 0)
+            return TestServer::respond(503, "not yet");
+        return TestServer::respond(status, status == 200 ? "the body" : "the final 503");
+    });
+
+    QNetworkAccessManager plain;
+    AbortSeen qt;
+    abortIn(plain, server.url(), signal, &qt);
+    QVERIFY(!QTest::currentTestFailed());
+
+    RetryingNetworkAccessManager retrying;
+    RetryPolicy policy = fastPolicy();
+    policy.waitForConnectivity = false;
+    // The final 503 is held while the decision is pending, and handed over as the request
+    // finishes: the hand-over this row is about.
+    policy.shouldRetry = [retriesFirst](const RetryContext &context) {
+        return context.attempt <= retriesFirst;
+    };
+    retrying.setRetryPolicy(policy);
+    skip = server.requestCount() + retriesFirst;
+    AbortSeen ours;
+    abortIn(retrying, server.url(), signal, &ours);
+    QVERIFY(!QTest::currentTestFailed());
+    QCOMPARE(server.requestCount(), 2 + retriesFirst);
+    QVERIFY2(ours == qt,
+             qPrintable(QStringLiteral("Qt: %1\nours: %2").arg(describe(qt), describe(ours))));
+    QVERIFY(qt.finishedInsideAbort);
 }
 
 QTEST_GUILESS_MAIN(tst_Transparency)

@@ -170,6 +170,25 @@ AttemptOutcome AttemptOutcome::resumeRefused(qint64 handedOver, const QNetworkRe
     return outcome;
 }
 
+AttemptOutcome AttemptOutcome::resumeAnswered(qint64 handedOver, qint64 total, int status,
+                                              const QByteArray &reason)
+{
+    // The caller's bytes are the start of one body: the resume's own answer is not appended
+    // to them, and the reply keeps their response's status and headers.
+    AttemptOutcome outcome;
+    outcome.error = QNetworkReply::RemoteHostClosedError;
+    const QString answer = reason.isEmpty()
+        ? QString::number(status)
+        : QStringLiteral("%1 %2").arg(status).arg(QString::fromLatin1(reason));
+    outcome.errorString = total >= 0
+        ? tr("The connection closed after %1 of %2 bytes; resuming got %3")
+              .arg(handedOver)
+              .arg(total)
+              .arg(answer)
+        : tr("The connection closed after %1 bytes; resuming got %2").arg(handedOver).arg(answer);
+    return outcome;
+}
+
 AttemptOutcome AttemptOutcome::simulatedOffline()
 {
     AttemptOutcome outcome;

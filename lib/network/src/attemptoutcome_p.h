@@ -39,6 +39,10 @@ struct AttemptOutcome
     // The outcomes the reply produces itself (each is listed in retryingreply.h).
     static AttemptOutcome breakerOpen(const QString &origin, qint64 msUntilProbe);
     static AttemptOutcome resumeRefused(qint64 handedOver, const QNetworkReply *response);
+    // \a handedOver bytes of a body of \a total (-1: unknown) reached the caller, and the
+    // last resume was answered \a status \a reason: the body cannot be completed.
+    static AttemptOutcome resumeAnswered(qint64 handedOver, qint64 total, int status,
+                                         const QByteArray &reason);
     static AttemptOutcome simulatedOffline();
     static AttemptOutcome deadlinePassed(qint64 deadlineMs, int attempts);
     static AttemptOutcome deadlineWhileAnswering(qint64 deadlineMs, int httpStatus);

@@ -34,6 +34,8 @@ void ResponseForwarder::beginAttempt()
     m_announced = false;
     attemptEnd = -1;
     m_uploaded = 0;
+    m_uploadClosed = false;
+    m_answersResume = false;
 }
 
 void ResponseForwarder::connectAttempt(QNetworkReply *attempt)
@@ -79,8 +81,23 @@ void ResponseForwarder::connectUploadProgress(QNetworkReply *attempt)
                          if (d.current != attempt)
                              return;
                          m_uploaded = sent;
-                         Q_EMIT d.q_func()->uploadProgress(sent, total);
+                         uploadProgress(sent, total);
                      });
+}
+
+void ResponseForwarder::uploadProgress(qint64 sent, qint64 total)
+{
+    // Qt ends every attempt's upload progress with (0, 0), a failed one's too: only the
+    // attempt that ends the request passes it on, as the last one (finishing()).
+    if (sent == 0 && total == 0) {
+        m_uploadClosed = true;
+        return;
+    }
+    // A retry sends the body again from its start: silent until it passes what was reported.
+    if (sent <= m_uploadReported)
+        return;
+    m_uploadReported = sent;
+    Q_EMIT d.q_func()->uploadProgress(sent, total);
 }
 
 bool ResponseForwarder::noteConnected(const QMetaMethod &signal)
@@ -187,10 +204,21 @@ bool ResponseForwarder::forward(QNetworkReply *from)
         d.hop->method() != "HEAD" && status >= 200 && status != 204 && status != 304;
     m_completeLength = hasBody && m_identityEncoding && length.isValid() ? length.toLongLong() : -1;
     attemptEnd = m_completeLength;
+    m_streamStatus = status;
     RetryingReply *q = d.q_func();
     const QPointer<RetryingReply> alive(q);
     Q_EMIT q->metaDataChanged();
-    return alive;
+    return alive && !q->isFinished(); // abort() in the slot has ended the request
+}
+
+void ResponseForwarder::recordResumeAnswer(const QNetworkReply *response)
+{
+    ResumeAnswer answer;
+    answer.status = response->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    answer.reason = response->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
+    answer.headers = response->rawHeaderPairs();
+    m_resumeAnswer = std::move(answer);
+    m_answersResume = true;
 }
 
 bool ResponseForwarder::isResumable() const
@@ -240,10 +268,14 @@ bool ResponseForwarder::readyRead(QNetworkReply *response)
         // Drained as it comes, so that a small read buffer size cannot stall the attempt,
         // and kept only up to a bound: it is probably retried (or redirected), and then
         // nobody reads it.
+        const QByteArray bytes = response->readAll();
         const qint64 room = std::max<qint64>(0, d.policy.maxHeldBodyBytes) - heldBody.size();
         if (room > 0)
-            heldBody += response->read(room);
-        response->skip(response->bytesAvailable());
+            heldBody += bytes.left(room);
+        if (m_answersResume && m_resumeAnswer) {
+            QByteArray &kept = m_resumeAnswer->body;
+            kept += bytes.left(std::max<qint64>(0, maxResumeAnswerBodyBytes - kept.size()));
+        }
         return true;
     }
     if (mode != Mode::Forwarding)
@@ -307,7 +339,7 @@ bool ResponseForwarder::clearUnanswered()
     RetryingReply *q = d.q_func();
     const QPointer<RetryingReply> alive(q);
     Q_EMIT q->metaDataChanged();
-    return alive;
+    return alive && !q->isFinished();
 }
 
 bool ResponseForwarder::deliver(QNetworkReply *response, bool answered)
@@ -333,7 +365,7 @@ bool ResponseForwarder::deliver(QNetworkReply *response, bool answered)
     if (announce && q->bytesAvailable() > 0) {
         const QPointer<RetryingReply> alive(q);
         Q_EMIT q->readyRead();
-        return alive;
+        return alive && !q->isFinished();
     }
     return true;
 }
@@ -372,9 +404,9 @@ bool ResponseForwarder::deliverCopy(int status, const QList<QNetworkReply::RawHe
     m_keptLimit = -1; // it is the stored copy already
     const QPointer<RetryingReply> alive(q);
     Q_EMIT q->metaDataChanged();
-    if (alive && !body.isEmpty())
+    if (alive && !q->isFinished() && !body.isEmpty())
         Q_EMIT q->readyRead();
-    return alive;
+    return alive && !q->isFinished();
 }
 
 void ResponseForwarder::forget(QNetworkReply *response)

@@ -49,6 +49,12 @@ public:
     // forwards and was not yet wanted.
     bool noteConnected(const QMetaMethod &signal);
     qint64 uploaded() const { return m_uploaded; } // body bytes the attempt has sent
+    // Upload progress of the current attempt, never backwards: a retry is silent until it
+    // passes what the caller saw. Qt's closing (0, 0) is kept for finishing().
+    void uploadProgress(qint64 sent, qint64 total);
+    // The attempt that ends the request is finishing: true when Qt closed its upload with
+    // (0, 0), which the caller then gets as from a plain reply.
+    bool uploadClosed() const { return m_uploadClosed; }
     // \a response's headers become the reply's; remembers what resuming and checking its
     // body needs. Emits metaDataChanged(): false when a slot deleted the reply.
     bool forward(QNetworkReply *response);
@@ -89,6 +95,25 @@ public:
                      const QByteArray &body);
 
     bool isResumable() const;
+
+    // The answer of a resume (a Range request after bytes were handed over) that did not
+    // continue the body: the caller's stream never gets it, RetryingReply's lastResume*()
+    // accessors do. Its body is kept up to maxResumeAnswerBodyBytes.
+    struct ResumeAnswer
+    {
+        int status = 0;
+        QByteArray reason;
+        QList<QNetworkReply::RawHeaderPair> headers;
+        QByteArray body;
+    };
+    static constexpr qint64 maxResumeAnswerBodyBytes = 64 * 1024;
+    // \a response answers a resume without continuing the body: it is the last resume answer.
+    void recordResumeAnswer(const QNetworkReply *response);
+    const std::optional<ResumeAnswer> &resumeAnswer() const { return m_resumeAnswer; }
+    // The status of the response whose body the caller has bytes of (0 when none).
+    int streamStatus() const { return delivered > 0 ? m_streamStatus : 0; }
+    // The whole body's length when a response said it, else -1.
+    qint64 completeLength() const { return m_completeLength; }
     qint64 handedOver() const { return delivered; }
     qint64 bodyEndOf(QNetworkReply *response) const
     {
@@ -127,6 +152,11 @@ private:
     qint64 m_keptLimit = -1; // keepBody(): -1 off, -2 the body outgrew it
     QByteArray m_kept; // what the caller read, while keepBody() applies
     qint64 m_uploaded = 0;
+    qint64 m_uploadReported = -1; // the highest upload progress the caller was told
+    bool m_uploadClosed = false; // the current attempt ended its upload progress with (0, 0)
+    std::optional<ResumeAnswer> m_resumeAnswer;
+    bool m_answersResume = false; // the current attempt's response is m_resumeAnswer
+    int m_streamStatus = 0; // the status of the last forwarded response
     QByteArray m_keptBody; // the last answer's held body, while the next attempt runs
     QByteArray m_buffer; // handed-over bytes of an earlier attempt, not yet read
     qint64 m_bufferPos = 0;

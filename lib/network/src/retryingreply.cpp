@@ -139,34 +139,25 @@ bool RetryingReply::isWaitingToRetry() const
     return d->waitingToRetry;
 }
 
-bool RetryingReply::hasStaleCopy() const
+int RetryingReply::lastResumeStatus() const
 {
     Q_D(const RetryingReply);
-    return d->offline && d->offline->wasOffered();
+    const auto &answer = d->forwarder.resumeAnswer();
+    return answer ? answer->status : 0;
 }
 
-QByteArray RetryingReply::staleCopyBody() const
+QList<QNetworkReply::RawHeaderPair> RetryingReply::lastResumeHeaders() const
 {
     Q_D(const RetryingReply);
-    return hasStaleCopy() ? d->offline->copy()->body : QByteArray();
+    const auto &answer = d->forwarder.resumeAnswer();
+    return answer ? answer->headers : QList<RawHeaderPair>();
 }
 
-int RetryingReply::staleCopyStatus() const
+QByteArray RetryingReply::lastResumeBody() const
 {
     Q_D(const RetryingReply);
-    return hasStaleCopy() ? d->offline->copy()->status : 0;
-}
-
-QList<QNetworkReply::RawHeaderPair> RetryingReply::staleCopyHeaders() const
-{
-    Q_D(const RetryingReply);
-    return hasStaleCopy() ? d->offline->copy()->headers : QList<RawHeaderPair>();
-}
-
-QDateTime RetryingReply::staleCopyStoredAt() const
-{
-    Q_D(const RetryingReply);
-    return hasStaleCopy() ? d->offline->copy()->storedAt : QDateTime();
+    const auto &answer = d->forwarder.resumeAnswer();
+    return answer ? answer->body : QByteArray();
 }
 
 RetryPolicy RetryingReply::retryPolicy() const
@@ -308,14 +299,6 @@ void RetryingReplyPrivate::startAttempt()
     gate->attemptStarted(reply);
 }
 
-void RetryingReply::connectNotify(const QMetaMethod &signal)
-{
-    Q_D(RetryingReply);
-    QNetworkReply::connectNotify(signal);
-    if (d->forwarder.noteConnected(signal) && d->current)
-        d->forwarder.connectOptional(d->current);
-}
-
 void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
 {
     if (!reply)
@@ -371,6 +354,12 @@ void RetryingReplyPrivate::onMetaDataChanged()
         forwarder.mode = Mode::Redirecting; // followed once it has finished
         return;
     }
+    const bool is2xx = status >= 200 && status < 300;
+    // A resume (bytes were handed over) answered with anything but the rest of the body:
+    // that answer never joins the caller's stream; the accessors keep it.
+    const bool resuming = forwarder.attemptOffset > 0;
+    if (resuming && !is2xx)
+        forwarder.recordResumeAnswer(current);
     const bool customDecides = policy.shouldRetry && status >= 400;
     if ((fault == FaultClass::Server || customDecides) &&
         mayRetry(fault == FaultClass::Server ? fault : FaultClass::Permanent,
@@ -380,19 +369,25 @@ void RetryingReplyPrivate::onMetaDataChanged()
         return;
     }
 
-    if (forwarder.attemptOffset > 0 && status >= 200 && status < 300) {
+    if (resuming && is2xx) {
         if (forwarder.continueBody(current))
             return;
         // The server sent something else than the rest of the same body (the whole
         // resource again, another range, another version).
+        forwarder.recordResumeAnswer(current);
         const Outcome outcome = Outcome::resumeRefused(forwarder.handedOver(), current);
         releaseAttempt(current);
         finish(outcome, false, QString());
         return;
     }
+    if (resuming) {
+        // A final status (404, 410, 416, a last 503) ends the request, and not as the answer:
+        // the caller's bytes stay those of the first response (finish() says so).
+        forwarder.mode = Mode::Holding;
+        return;
+    }
 
-    // The answer the caller gets. After a resume it is a final status (404, 416, a last
-    // 503): the request ends with it, its headers and its body, as a plain reply would.
+    // The answer the caller gets.
     if (offline && offline->wasOffered() && status < 400)
         q_func()->setAttribute(OfflineCopy::IsStaleAttribute, false);
     forwarder.mode = Mode::Forwarding;
@@ -405,126 +400,6 @@ void RetryingReplyPrivate::onReadyRead()
         onMetaDataChanged();
     if (current)
         forwarder.readyRead(current);
-}
-
-void RetryingReplyPrivate::followRedirect()
-{
-    Q_Q(RetryingReply);
-    redirectStatus = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    Outcome refusal;
-    refusal.error = hop->checkRedirect(current, &redirectTarget, &refusal.errorString);
-    if (refusal.error != QNetworkReply::NoError) {
-        // The redirect is the answer, with the error Qt would give for it.
-        refusal.httpStatus = redirectStatus;
-        forwarder.mode = Mode::Holding; // hand its headers and body over in finish()
-        finish(refusal, false, QString());
-        return;
-    }
-    releaseAttempt(current);
-    const QPointer<RetryingReply> alive(q);
-    awaitingRedirectApproval = hop->needsApproval();
-    Q_EMIT q->redirected(redirectTarget);
-    if (!alive || done || awaitingRedirectApproval)
-        return; // UserVerifiedRedirectPolicy: redirectAllowed() goes on
-    goToRedirect();
-}
-
-void RetryingReplyPrivate::goToRedirect()
-{
-    Q_Q(RetryingReply);
-    if (done)
-        return;
-    hop->moveTo(redirectTarget, redirectStatus);
-    gate->setTarget(redirectTarget, policy);
-    q->setUrl(redirectTarget);
-    // A new hop: its failures are its own, but the attempts count for the whole request.
-    forwarder.mode = Mode::Undecided;
-    pendingServerRetry = false;
-    // Never start an attempt inside another's finished().
-    hopTimer.start(0, q);
-}
-
-qint64 RetryingReply::bytesAvailable() const
-{
-    Q_D(const RetryingReply);
-    return QNetworkReply::bytesAvailable() + d->forwarder.bytesAvailable();
-}
-
-bool RetryingReply::canReadLine() const
-{
-    Q_D(const RetryingReply);
-    return QNetworkReply::canReadLine() || d->forwarder.canReadLine();
-}
-
-qint64 RetryingReply::readData(char *data, qint64 maxSize)
-{
-    Q_D(RetryingReply);
-    const qint64 n = d->forwarder.read(data, maxSize);
-    if (n > 0)
-        return n;
-    return d->done ? -1 : 0;
-}
-
-void RetryingReply::setReadBufferSize(qint64 size)
-{
-    Q_D(RetryingReply);
-    QNetworkReply::setReadBufferSize(size);
-    d->readBufferSize = std::max<qint64>(0, size);
-    if (d->current)
-        d->current->setReadBufferSize(d->readBufferSize);
-}
-
-void RetryingReplyPrivate::offerStaleCopySoon()
-{
-    // Never on the caller's stack: the first attempt starts inside get().
-    if (offline && offline->mayOffer())
-        offerTimer.start(0, q_func());
-}
-
-void RetryingReplyPrivate::offerStaleCopy()
-{
-    Q_Q(RetryingReply);
-    // A response being forwarded is the fresh answer arriving: nothing stale to offer.
-    if (done || !offline || !offline->mayOffer() || forwarder.mode == Mode::Forwarding)
-        return;
-    const qint64 age = offline->offer();
-    q->setAttribute(OfflineCopy::IsStaleAttribute, true);
-    q->setAttribute(OfflineCopy::StoredAtAttribute, offline->copy()->storedAt);
-    q->setAttribute(OfflineCopy::AgeAttribute, age);
-    qCInfo(lcNetwork).nospace() << "offering the offline copy of " << loggableUrl(hop->url())
-                                << ", " << age << " s old";
-    Q_EMIT q->staleCopyOffered(age);
-}
-
-bool RetryingReplyPrivate::answerWithCopy()
-{
-    Q_Q(RetryingReply);
-    const auto copy = offline->revalidated(offlineCopyStore(), current);
-    if (!copy)
-        return false;
-    releaseAttempt(current);
-    if (offline->wasOffered())
-        q->setAttribute(OfflineCopy::IsStaleAttribute, false);
-    if (!forwarder.deliverCopy(copy->status, copy->headers, copy->body))
-        return true;
-    Outcome outcome;
-    outcome.httpStatus = copy->status;
-    finish(outcome, false, QString());
-    return true;
-}
-
-void RetryingReplyPrivate::keepOfflineCopy(bool succeeded)
-{
-    Q_Q(RetryingReply);
-    const int status = q->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status == 404 || status == 410) {
-        offline->gone(offlineCopyStore());
-        return;
-    }
-    if (!succeeded || status < 200 || status >= 300 || status == 206)
-        return; // a body cut short, or not the resource's
-    if (const auto body = forwarder.wholeBody())
-        offline->keep(offlineCopyStore(), status, q->rawHeaderPairs(), *body);
 }
 
 QNetworkReply *RetryingReplyPrivate::goneOffline()
@@ -634,6 +509,7 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         return;
     }
     forwarder.attemptFailed();
+    lastErrorString = outcome.errorString; // ours where Qt's misleads (a short body)
 
     RetryContext context;
     context.attempt = attempt;
@@ -785,7 +661,7 @@ void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QSt
     Q_Q(RetryingReply);
     if (done)
         return;
-    Outcome outcome = decided;
+    Outcome outcome = streamOutcome(decided);
     done = true;
     retryTimer.stop();
     deadlineTimer.stop();
@@ -796,9 +672,10 @@ void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QSt
     if (!current || current->isFinished())
         gate->giveBack(); // reserved, never used
     state = State::Finished;
-    // Every signal below may end in a slot that deletes this reply: stop if it does.
+    // Every signal below may end in a slot that deletes this reply, or that aborts it, which
+    // ends it at once: stop if either happens.
     const QPointer<RetryingReply> alive(q);
-    if (!syncWaitSignals())
+    if (!syncWaitSignals() || q->isFinished())
         return;
 
     // No response ended the request: the headers of one discarded on the way (a 200 whose
@@ -814,15 +691,36 @@ void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QSt
             return;
     }
     releaseAttempt(held);
-    if (abortedWhileFinishing && outcome.error != QNetworkReply::OperationCanceledError) {
-        q->QNetworkReply::close();
-        outcome = Outcome::canceled();
-        gaveUp = false;
-    }
+    announceEnd(outcome, gaveUp, reason);
+}
+
+RetryingReplyPrivate::Outcome RetryingReplyPrivate::streamOutcome(const Outcome &outcome) const
+{
+    // Once bytes of a 2xx were handed over, the reply describes them: an answer that ended
+    // a resume (a 410, a last 503, one the deadline or the breaker stopped at) is not the
+    // reply's status, and its body never follows those bytes.
+    const int stream = forwarder.streamStatus();
+    const bool answerOfAResume = outcome.httpStatus > 0 &&
+        (outcome.httpStatus < 200 || outcome.httpStatus >= 300) && stream >= 200 && stream < 300;
+    if (!answerOfAResume || outcome.error == QNetworkReply::OperationCanceledError)
+        return outcome;
+    const auto &answer = forwarder.resumeAnswer();
+    Outcome cut = Outcome::resumeAnswered(
+        forwarder.handedOver(), forwarder.completeLength(), outcome.httpStatus,
+        answer && answer->status == outcome.httpStatus ? answer->reason : QByteArray());
+    cut.httpStatus = stream;
+    return cut;
+}
+
+void RetryingReplyPrivate::announceEnd(const Outcome &outcome, bool gaveUp, const QString &reason)
+{
+    Q_Q(RetryingReply);
+    const QPointer<RetryingReply> alive(q);
+    // A slot below may abort the reply, which announces the end itself: then nothing more.
+    const auto over = [&] { return !alive || q->isFinished(); };
     if (offline && outcome.httpStatus > 0)
         keepOfflineCopy(outcome.error == QNetworkReply::NoError);
-
-    if (owner())
+    if (owner() && !std::exchange(endCounted, true))
         owner()->ended(outcome.error == QNetworkReply::NoError, gaveUp, elapsed.elapsed());
 
     if (gaveUp) {
@@ -830,15 +728,22 @@ void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QSt
             << "gave up on " << hop->method() << ' ' << loggableUrl(hop->url()) << " after "
             << attempt << " attempts: " << reason;
         Q_EMIT q->gaveUp(reason);
-        if (alive && owner())
+        if (alive && !q->isFinished() && owner())
             owner()->gaveUp(q, reason);
-        if (!alive)
+        if (over())
             return;
     }
-    if (outcome.error != QNetworkReply::NoError) {
+    // An abort() inside errorOccurred() finishes the reply with the error it announced.
+    if (outcome.error != QNetworkReply::NoError && !std::exchange(errorAnnounced, true)) {
         q->setError(outcome.error, outcome.errorString);
         Q_EMIT q->errorOccurred(outcome.error);
-        if (!alive)
+        if (over())
+            return;
+    }
+    // Qt closes a reply's upload progress with (0, 0); the failed attempts' were held back.
+    if (forwarder.uploadClosed() && outcome.error != QNetworkReply::OperationCanceledError) {
+        Q_EMIT q->uploadProgress(0, 0);
+        if (over())
             return;
     }
     q->setFinished(true);
@@ -848,17 +753,24 @@ void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QSt
 void RetryingReply::abort()
 {
     Q_D(RetryingReply);
-    if (d->done) {
-        if (!isFinished())
-            d->abortedWhileFinishing = true;
+    if (isFinished())
+        return;
+    if (d->done && d->errorAnnounced) {
+        // From a slot of errorOccurred(): the reply has its answer and its error; it
+        // finishes now, keeping both (the caller may still read the body).
+        d->announceEnd(RetryingReplyPrivate::Outcome::canceled(), false, QString());
         return;
     }
-    // Qt's own replies close the device and finish synchronously; so do we.
+    // Qt's own replies close the device and finish synchronously, before abort() returns;
+    // so do we, from a slot of a signal the reply emits while it finishes too.
     d->forwarder.forget(nullptr);
     d->releaseAttempt(d->current);
     d->releaseAttempt(d->held);
     QNetworkReply::close();
-    d->finish(RetryingReplyPrivate::Outcome::canceled(), false, QString());
+    if (d->done)
+        d->announceEnd(RetryingReplyPrivate::Outcome::canceled(), false, QString());
+    else
+        d->finish(RetryingReplyPrivate::Outcome::canceled(), false, QString());
 }
 
 void RetryingReply::close()
@@ -870,42 +782,5 @@ void RetryingReply::close()
     }
     abort();
 }
-
-void RetryingReply::ignoreSslErrors()
-{
-#if QT_CONFIG(ssl)
-    Q_D(RetryingReply);
-    d->ignoreAllSslErrors = true;
-    if (d->current)
-        d->current->ignoreSslErrors();
-#endif
-}
-
-#if QT_CONFIG(ssl)
-void RetryingReply::ignoreSslErrorsImplementation(const QList<QSslError> &errors)
-{
-    Q_D(RetryingReply);
-    d->ignoredSslErrors = errors;
-    if (d->current)
-        d->current->ignoreSslErrors(errors);
-}
-
-void RetryingReply::setSslConfigurationImplementation(const QSslConfiguration &configuration)
-{
-    Q_D(RetryingReply);
-    d->hop->setSslConfiguration(configuration);
-    if (d->current)
-        d->current->setSslConfiguration(configuration);
-}
-
-void RetryingReply::sslConfigurationImplementation(QSslConfiguration &configuration) const
-{
-    Q_D(const RetryingReply);
-    if (QNetworkReply *attempt = d->current ? d->current : d->lastAttempt)
-        configuration = attempt->sslConfiguration();
-    else
-        configuration = d->hop->request().sslConfiguration();
-}
-#endif
 
 } // namespace KeepTrying

@@ -92,6 +92,12 @@ public:
                   bool neverProcessed = false) const;
     void scheduleRetry(const RetryContext &context);
     void finish(const Outcome &outcome, bool gaveUp, const QString &reason);
+    // What \a outcome says of the caller's bytes: once bytes of a 2xx were handed over, the
+    // answer of a resume that did not continue them is not the reply's.
+    Outcome streamOutcome(const Outcome &outcome) const;
+    // The end, once the caller has the answer's metadata and body: errorOccurred(), then
+    // finished(). abort() from a slot of any signal on the way ends it at once, canceled.
+    void announceEnd(const Outcome &outcome, bool gaveUp, const QString &reason);
     void finishWithLastAnswer(Outcome outcome, const QString &reason);
 
     // Lets go of \a attempt (cancelled if running): nothing of it reaches the reply again.
@@ -103,7 +109,7 @@ public:
         Outcome outcome;
         outcome.error = context.error;
         outcome.httpStatus = context.httpStatus;
-        outcome.errorString = current ? current->errorString() : QString();
+        outcome.errorString = lastErrorString;
         return outcome;
     }
 
@@ -139,9 +145,9 @@ public:
     bool pendingServerRetry = false; // the next attempt retries a server fault
     bool deadlineReached = false;
     bool done = false;
-    // abort() from a slot of the metadata that finish() hands over, before it announces the
-    // outcome: the request ends as canceled, as it would a moment earlier.
-    bool abortedWhileFinishing = false;
+    bool errorAnnounced = false; // errorOccurred() was emitted
+    bool endCounted = false; // the manager's statistics have this request's end
+    QString lastErrorString; // of the last failed attempt, ours where Qt's misleads
     bool waitingToRetry = false; // as last announced
     bool waitingForConnectivity = false; // as last announced
 

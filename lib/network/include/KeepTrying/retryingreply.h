@@ -27,11 +27,25 @@ class RetryingReplyPrivate;
 
     abort(), close() or deleting the reply at any time stops everything: the current
     attempt is cancelled and no further attempt is made. Deleting it with plain delete from
-    a slot of any of its own signals is safe.
+    a slot of any of its own signals is safe. As with a plain reply, abort() before the
+    reply has finished emits errorOccurred(OperationCanceledError) and finished() before it
+    returns, from a slot of the reply's own signals too (metaDataChanged(), readyRead() of
+    the final answer, gaveUp(), …), and nothing is emitted after it. Called from a slot of
+    errorOccurred(), it emits finished() only: the reply keeps the error it announced.
 
     Bytes announced with readyRead() to a connected slot count as handed over, read or not:
-    a later attempt resumes after them or the reply fails, keeping them. The status and
-    headers are those of the response that ended the request, or none when no response did.
+    a later attempt resumes after them or the reply fails, keeping them. The bytes a caller
+    receives are always a prefix of exactly one response's body, and status, headers and
+    error describe those bytes: the status and headers are those of the response whose body
+    the caller reads (none when no response ended the request). Once bytes of a 2xx were
+    handed over they stay that 2xx's, whatever a resume is answered: a resume's own answer
+    (a 404, a 410, a last 503, one a deadline or an open circuit breaker stopped at) is
+    never appended to the stream; it is available through lastResumeStatus(),
+    lastResumeHeaders() and lastResumeBody(), and the reply ends with
+    RemoteHostClosedError (below). downloadProgress() then ends at the bytes handed over.
+    Upload progress never goes backwards either: a retry's upload is reported only once it
+    passes what the caller saw, and the (0, 0) Qt emits when a reply ends comes once, from
+    the attempt that ends the request.
 
     TLS: encrypted() and sslErrors() are emitted for every handshake of every attempt, as a
     plain reply emits them for each connection Qt makes (its own re-sends included), and
@@ -46,6 +60,10 @@ class RetryingReplyPrivate;
     - RemoteHostClosedError, "The connection closed after N of M bytes of the body": the
       body was shorter than its Content-Length or Content-Range, and could not be resumed
       (or the limits stopped the retries).
+    - RemoteHostClosedError, "The connection closed after N of M bytes; resuming got 410
+      Gone": bytes of a 2xx were handed over and the last resume was answered with another
+      status, final or the last one the limits, the deadline or the breaker allowed. The
+      status and headers stay the 2xx's; lastResumeStatus() and the others have the answer.
     - RemoteHostClosedError, "… the server could not resume the download …": bytes were
       handed over, and the server's answer to the Range request did not continue the same
       body (a 200, another range, another length or ETag).
@@ -63,7 +81,8 @@ class RetryingReplyPrivate;
       103, a Content-Length that is not one number, RFC 9112 §6.3); never retried.
     - The last real answer (its status, headers, error and body, at most
       RetryPolicy::maxHeldBodyBytes of a held one) when the deadline passes or an open
-      circuit breaker stops the retries; gaveUp() says "deadline" or "circuit breaker open".
+      circuit breaker stops the retries, unless bytes of a 2xx were handed over (then the
+      RemoteHostClosedError above); gaveUp() says "deadline" or "circuit breaker open".
     - TooManyRedirectsError, InsecureRedirectError, ProtocolUnknownError: a redirect
       beyond QNetworkRequest::maximumRedirectsAllowed(), against the redirect policy, or
       to a scheme other than http/https; the reply carries the redirect's status.
@@ -99,6 +118,14 @@ public:
     int staleCopyStatus() const;
     QList<RawHeaderPair> staleCopyHeaders() const;
     QDateTime staleCopyStoredAt() const;
+
+    /*! The answer to the last resume (a Range request after bytes of a 2xx were handed
+        over) that did not continue the body: its status, headers and body (at most the
+        first 64 KiB). 0, empty and empty when no resume was answered so. The caller's
+        stream never carries it. */
+    int lastResumeStatus() const;
+    QList<RawHeaderPair> lastResumeHeaders() const;
+    QByteArray lastResumeBody() const;
 
     void abort() override;
     void close() override;
