@@ -464,7 +464,10 @@ int main(int argc, char *argv[])
     // to that account's server with its credentials (or stay in its files until it is back).
     AccountSwitcher switcher(&manager, &client, &store, &queue, &engine,
                              { account, server, credentials });
-    const auto keychainKey = [](const QString &user, const QUrl &at) {
+    // -> QString: with QT_USE_QSTRINGBUILDER a deduced return type is the unevaluated
+    // QStringBuilder, holding references to this call's temporaries, which dangle once it
+    // returns (every sign-in read freed memory here).
+    const auto keychainKey = [](const QString &user, const QUrl &at) -> QString {
         return user + QLatin1Char('@') + at.toString();
     };
     QObject::connect(&window, &MainWindow::signInRequested, &window, [&] {
