@@ -1,0 +1,257 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "readerapp.h"
+
+#include "accountkeys.h"
+#include "library/imagestore.h"
+#include "library/localstore.h"
+#include "library/outboxchangequeue.h"
+#include "library/readernetwork.h"
+#include "library/requestlog.h"
+#include "library/syncengine.h"
+#include "library/wallabagclient.h"
+#include "savedaccount.h"
+#include "signinflow.h"
+#include "ui/mainwindow.h"
+#include "ui/preferencesdialog.h"
+
+#include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtCore/QFile>
+#include <QtCore/QSettings>
+#include <QtCore/QStandardPaths>
+#include <QtWidgets/QStatusBar>
+
+#include <cstdio>
+
+namespace {
+
+// The built-in server starts afresh on a new port every run (and when chosen again), so
+// what an earlier run queued for it points at a server that is gone: its outbox starts
+// empty, and the library's pending fields are queued again for this server
+// (SyncEngine::start).
+void removeDemoOutbox()
+{
+    const QString path = LocalStore::defaultPath(AccountKeys::demo(), QStringLiteral("outbox"));
+    for (const QString &suffix :
+         { QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral(".lock") })
+        QFile::remove(path + suffix);
+}
+
+WallabagClient::Credentials demoCredentials()
+{
+    using KeepTrying::Demo::DemoServer;
+    return { DemoServer::demoClientId(), DemoServer::demoClientSecret(), DemoServer::demoUsername(),
+             DemoServer::demoPassword() };
+}
+
+QString describeBuiltIn(const QUrl &server)
+{
+    return QObject::tr("Built-in demo server · %1:%2").arg(server.host()).arg(server.port());
+}
+
+} // namespace
+
+ReaderApp::ReaderApp(const ReaderOptions &options, QObject *parent)
+    : QObject(parent), m_options(options),
+      m_secrets(QStringLiteral("KeepTrying Reader"),
+                !qEnvironmentVariableIsSet("KEEPTRYING_NO_KEYCHAIN"))
+{
+    m_launch.start();
+}
+
+ReaderApp::~ReaderApp() = default;
+
+bool ReaderApp::fail(int exitCode, const QString &message)
+{
+    m_exitCode = exitCode;
+    m_errorMessage = message;
+    return false;
+}
+
+bool ReaderApp::open()
+{
+    if (!chooseStartAccount() || !openSession())
+        return false;
+    buildWindow();
+    return true;
+}
+
+bool ReaderApp::chooseStartAccount()
+{
+    if (m_options.server.isValid()) {
+        const QUrl &server = m_options.server;
+        m_account = { AccountKeys::own(m_options.credentials.username, server), server,
+                      m_options.credentials };
+        m_serverDescription = server.port() == -1
+            ? server.host()
+            : QStringLiteral("%1:%2").arg(server.host()).arg(server.port());
+        return true;
+    }
+    // A wallabag account chosen in File ▸ Sign In…, its secrets from the keychain.
+    const SavedAccount saved = SavedAccount::load();
+    if (!saved.demo) {
+        CredentialStore::Secrets secrets;
+        if (saved.readSecrets(&m_secrets, &secrets) && saved.server.isValid()) {
+            m_account = { AccountKeys::own(saved.username, saved.server),
+                          saved.server,
+                          { saved.clientId, secrets.clientSecret, saved.username,
+                            secrets.password } };
+            m_serverDescription = saved.server.host();
+            return true;
+        }
+        m_savedAccountNote = QObject::tr("Your password for %1 was kept for the last session "
+                                         "only: sign in again to read that library. Showing "
+                                         "the demo library meanwhile.")
+                                 .arg(saved.server.host());
+    }
+    // The last run's port, so that its offline copies (keyed by URL) are found again.
+    const quint16 lastPort =
+        quint16(QSettings().value(QStringLiteral("builtInServer/port"), 0).toUInt());
+    if (!startBuiltInServer(lastPort))
+        return false;
+    for (const QString &spec : std::as_const(m_options.demoFaults)) {
+        QString error;
+        if (!m_builtIn.addFault(spec, &error))
+            return fail(ReaderCommandLine::UsageError,
+                        QStringLiteral("--demo-fault: %1").arg(error));
+    }
+    const QUrl server = m_builtIn.baseUrl();
+    QSettings().setValue(QStringLiteral("builtInServer/port"), server.port());
+    // For QA scripts: where to send curl, faults and outages.
+    std::printf("demo server: %s\ndemo server admin: %s\n", qPrintable(server.toString()),
+                qPrintable(m_builtIn.adminUrl().toString()));
+    std::fflush(stdout);
+    removeDemoOutbox();
+    m_account = { AccountKeys::demo(), server, demoCredentials() };
+    m_serverDescription = describeBuiltIn(server);
+    return true;
+}
+
+bool ReaderApp::startBuiltInServer(quint16 preferredPort)
+{
+    QString error;
+    if (!m_builtIn.start(preferredPort, &error))
+        return fail(1, error);
+    return true;
+}
+
+bool ReaderApp::prepareDemoAccount(AccountSwitcher::Account *account, QString *description,
+                                   QString *error)
+{
+    if (!m_builtIn.baseUrl().isValid()) {
+        if (!m_builtIn.start(0, error))
+            return false;
+        setBuiltInHooks();
+    }
+    // As at a start: the built-in server is new to this library, so is its outbox.
+    if (m_switcher->current().key != AccountKeys::demo())
+        removeDemoOutbox();
+    *account = { AccountKeys::demo(), m_builtIn.baseUrl(), demoCredentials() };
+    *description = describeBuiltIn(m_builtIn.baseUrl());
+    return true;
+}
+
+bool ReaderApp::openSession()
+{
+    // Every request of the reader goes through this one manager: the list, the articles,
+    // the images and the writes, so that simulated offline mode applies to all of them.
+    m_manager = std::make_unique<KeepTrying::RetryingNetworkAccessManager>();
+    ReaderNetwork::configure(m_manager.get());
+    if (m_options.simulateOffline)
+        m_manager->setSimulatedOffline(true);
+
+    m_store = std::make_unique<LocalStore>();
+    QString error;
+    if (!m_store->open(LocalStore::defaultPath(m_account.key), &error))
+        return fail(1, error);
+    m_store->setServer(m_account.server);
+    // The manager keeps offline copies of what the reader opts in (an article's content and
+    // pictures pinned, previews evictable) in the cache directory, per account. The built-in
+    // server takes the last run's port when it is free, so its copies are found again; on
+    // another port they are not (they are keyed by URL).
+    KeepTrying::OfflineCopy::Settings copies;
+    copies.directory = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+        QStringLiteral("/offline-copies");
+    copies.accountKey = AccountSwitcher::offlineCopyKey(m_account);
+    copies.maximumSizeBytes = PreferencesDialog::offlineBudgetBytes();
+    if (!m_manager->setOfflineCopySettings(copies))
+        std::fputs("keeptrying-reader: offline copies cannot be kept in the cache directory; "
+                   "articles not read yet will need the network\n",
+                   stderr);
+    m_client = std::make_unique<WallabagClient>(m_manager.get());
+    m_client->setServer(m_account.server, m_account.credentials);
+    m_images = std::make_unique<ImageStore>(m_client.get());
+    // The user's changes, durable: one outbox per account.
+    m_queue = std::make_unique<OutboxChangeQueue>(
+        m_client.get(), m_manager.get(),
+        LocalStore::defaultPath(m_account.key, QStringLiteral("outbox")));
+    m_engine = std::make_unique<SyncEngine>(m_client.get(), m_store.get(), m_queue.get());
+    m_requestLog = std::make_unique<RequestLog>(m_manager.get());
+    return true;
+}
+
+void ReaderApp::buildWindow()
+{
+    m_window = std::make_unique<MainWindow>(m_engine.get(), m_images.get(), m_manager.get(),
+                                            m_requestLog.get());
+    m_window->setLaunchTimer(m_launch);
+    m_window->setServerDescription(m_serverDescription);
+    m_window->setDeveloperMode(m_options.developer ||
+                               QSettings().value(QStringLiteral("developer/enabled")).toBool());
+    if (!m_savedAccountNote.isEmpty())
+        m_window->statusBar()->showMessage(m_savedAccountNote);
+    const bool startedWithServer = !m_builtIn.baseUrl().isValid();
+    if (!startedWithServer)
+        setBuiltInHooks();
+
+    // File ▸ Sign In…: the switcher moves the same client, store, queue and engine to the
+    // account chosen; what waits for the account left behind stays that account's.
+    m_switcher = std::make_unique<AccountSwitcher>(m_manager.get(), m_client.get(), m_store.get(),
+                                                   m_queue.get(), m_engine.get(), m_account);
+    m_signIn = std::make_unique<SignInFlow>(m_window.get(), m_switcher.get(), &m_secrets);
+    m_signIn->setStartedWithServer(startedWithServer);
+    m_signIn->setDemoAccount(
+        [this](AccountSwitcher::Account *account, QString *description, QString *error) {
+            return prepareDemoAccount(account, description, error);
+        });
+    connect(m_window.get(), &MainWindow::signInRequested, m_signIn.get(), &SignInFlow::open);
+
+    // Changes on the server arrive by themselves: every few minutes, and as soon as the
+    // network or the server is back.
+    m_periodic.setInterval(5 * 60 * 1000);
+    connect(&m_periodic, &QTimer::timeout, m_engine.get(), &SyncEngine::refresh);
+    connect(m_manager.get(), &KeepTrying::RetryingNetworkAccessManager::simulatedOfflineChanged,
+            m_engine.get(), [engine = m_engine.get()](bool offline) {
+                if (!offline)
+                    engine->refresh();
+            });
+}
+
+void ReaderApp::setBuiltInHooks()
+{
+    BuiltInServer *builtIn = &m_builtIn;
+    MainWindow::DeveloperHooks hooks;
+    hooks.validateFault = [](const QString &spec, QString *error) {
+        return BuiltInServer::isValidFault(spec, error);
+    };
+    hooks.addFault = [builtIn](const QString &spec, QString *error) {
+        return builtIn->addFault(spec, error);
+    };
+    hooks.clearFaults = [builtIn] { builtIn->clearFaults(); };
+    hooks.faults = [builtIn] { return builtIn->faults(); };
+    hooks.goDown = [builtIn](int ms) { builtIn->goDown(ms); };
+    hooks.isDown = [builtIn] { return builtIn->isDown(); };
+    m_window->setDeveloperHooks(hooks);
+}
+
+void ReaderApp::start()
+{
+    m_periodic.start();
+    m_window->show();
+    m_window->showLibrary(); // the saved copy, at once
+    m_engine->start(); // then what changed on the server
+}

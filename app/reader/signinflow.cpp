@@ -1,0 +1,128 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "signinflow.h"
+
+#include "accountkeys.h"
+#include "library/credentialstore.h"
+#include "savedaccount.h"
+#include "ui/mainwindow.h"
+
+#include <QtWidgets/QStatusBar>
+
+SignInFlow::SignInFlow(MainWindow *window, AccountSwitcher *switcher, CredentialStore *secrets,
+                       QObject *parent)
+    : QObject(parent), m_window(window), m_switcher(switcher), m_secrets(secrets)
+{
+}
+
+SignInFlow::~SignInFlow()
+{
+    // A sign-in still running answers nobody; the dialog goes with the flow.
+    m_switcher->cancelSignIn();
+    delete m_dialog.data();
+}
+
+void SignInFlow::setDemoAccount(DemoAccount demo)
+{
+    m_demo = std::move(demo);
+}
+
+void SignInFlow::setStartedWithServer(bool withServer)
+{
+    m_startedWithServer = withServer;
+}
+
+void SignInFlow::open()
+{
+    if (m_dialog) {
+        m_dialog->raise();
+        m_dialog->activateWindow();
+        return;
+    }
+    m_dialog = new SignInDialog(m_window);
+    m_dialog->setStorageNote(m_secrets->isSessionOnly());
+    connect(m_secrets, &CredentialStore::sessionOnlyChanged, m_dialog.data(),
+            &SignInDialog::setStorageNote);
+    const SavedAccount saved = SavedAccount::load();
+    SignInDialog::Account current;
+    current.demo = !m_startedWithServer && saved.demo;
+    current.server = saved.server;
+    current.clientId = saved.clientId;
+    current.username = saved.username;
+    m_dialog->setAccount(current);
+    connect(m_dialog.data(), &SignInDialog::accountSubmitted, this, &SignInFlow::submit);
+    connect(m_dialog.data(), &QDialog::finished, this, &SignInFlow::closed);
+    m_dialog->open(); // window-modal; no event loop of its own to return into
+}
+
+void SignInFlow::submit(const SignInDialog::Account &chosen)
+{
+    QString error;
+    if (chosen.demo) {
+        AccountSwitcher::Account demo;
+        QString description;
+        if (!m_demo || !m_demo(&demo, &description, &error) ||
+            !m_switcher->switchTo(demo, &error)) {
+            m_dialog->setError(error);
+            return;
+        }
+        finish(chosen, description);
+        return;
+    }
+    const AccountSwitcher::Account next { AccountKeys::own(chosen.username, chosen.server),
+                                          chosen.server,
+                                          { chosen.clientId, chosen.clientSecret, chosen.username,
+                                            chosen.password } };
+    // Called by the switcher, never after cancelSignIn() (dialog closed, or this destroyed).
+    m_switcher->signIn(
+        next, [this, chosen](bool ok, const QString &message) { answered(chosen, ok, message); });
+}
+
+void SignInFlow::answered(const SignInDialog::Account &chosen, bool ok, const QString &message)
+{
+    if (!m_dialog)
+        return;
+    if (!ok) {
+        m_dialog->setError(message); // a wrong password, in words; the dialog stays open
+        return;
+    }
+    finish(chosen, chosen.server.host());
+}
+
+void SignInFlow::finish(const SignInDialog::Account &chosen, const QString &description)
+{
+    const SavedAccount previous = SavedAccount::load();
+    SavedAccount next = previous;
+    next.demo = chosen.demo;
+    if (!chosen.demo) {
+        next.server = chosen.server;
+        next.clientId = chosen.clientId;
+        next.username = chosen.username;
+    }
+    // Signing out of an account of one's own, or into another: its secrets leave the
+    // keychain (the changes it still sends keep them in memory until they are sent).
+    if (!previous.demo && (next.demo || previous.keychainKey() != next.keychainKey()))
+        m_secrets->remove(previous.keychainKey());
+    next.save(); // only what is not secret goes to the settings file
+    if (!next.demo)
+        m_secrets->write(next.keychainKey(), { chosen.clientSecret, chosen.password });
+
+    m_window->setServerDescription(description);
+    m_window->showLibrary();
+    m_window->statusBar()->showMessage(
+        QObject::tr("Signed in as %1.")
+            .arg(chosen.demo ? QObject::tr("the demo user") : chosen.username),
+        8000);
+    const QString key = m_switcher->current().key;
+    m_dialog->accept(); // closed(): the dialog is deleted later
+    Q_EMIT signedIn(key);
+}
+
+void SignInFlow::closed()
+{
+    m_switcher->cancelSignIn(); // closed while signing in: nothing follows
+    if (m_dialog)
+        m_dialog->deleteLater();
+    m_dialog = nullptr;
+}
