@@ -204,8 +204,11 @@ void tst_FinalAnswer::backoffIsShortenedToFitTheDeadline()
         if (attempt > 1)
             starts.append(clock.elapsed());
     });
-    connect(retrying, &RetryingReply::retryScheduled, this,
-            [&](int, qint64) { failures.append(clock.elapsed()); });
+    QList<qint64> delays; // as retryScheduled announced them
+    connect(retrying, &RetryingReply::retryScheduled, this, [&](int, qint64 delayMs) {
+        failures.append(clock.elapsed());
+        delays.append(delayMs);
+    });
     waitForBody(reply.get());
     const qint64 finishedAt = clock.elapsed();
     QCOMPARE(reply->error(), QNetworkReply::ServiceUnavailableError);
@@ -214,10 +217,16 @@ void tst_FinalAnswer::backoffIsShortenedToFitTheDeadline()
     // still fits (on a loaded machine an attempt may take longer than what is left).
     QVERIFY2(retrying->attemptCount() >= 3, qPrintable(QString::number(retrying->attemptCount())));
     QVERIFY(failures.size() >= 2);
-    if (retrying->attemptCount() == 4) {
-        QVERIFY2(starts.value(3) < policy.deadlineMs,
-                 qPrintable(QStringLiteral("fourth attempt at %1 ms").arg(starts.value(3))));
-        QVERIFY(starts.value(3) < failures.value(2) + 1000); // the backoff was shortened
+    if (retrying->attemptCount() >= 4) {
+        // What the reply announced, not when a loaded machine got round to it: every backoff
+        // after the third failure was shortened below the policy's 1000 ms (a quick fourth
+        // attempt can leave room for a fifth), and each announced attempt was made.
+        QCOMPARE(delays.size(), retrying->attemptCount() - 1);
+        for (int i = 2; i < delays.size(); ++i)
+            QVERIFY2(
+                delays.value(i) < policy.initialDelayMs,
+                qPrintable(QStringLiteral("backoff %1: %2 ms").arg(i + 1).arg(delays.value(i))));
+        QCOMPARE(starts.size(), retrying->attemptCount());
     } else {
         QCOMPARE(retrying->attemptCount(), 3);
         // Only when no shortened backoff fitted: the third attempt took longer than what
@@ -281,7 +290,11 @@ void tst_FinalAnswer::badFramingIsNeverASuccess()
             QCOMPARE(body, QByteArray("ok"));
         else
             QCOMPARE(reply->error(), QNetworkReply::ProtocolFailure);
-        QCOMPARE(server.requestCount(), 1);
+        // Never retried by us. The server may still count two: Qt itself sends an idempotent
+        // GET again when it sees the connection close before it has read the answer (seen
+        // about once in 60 runs on a loaded machine, with one attempt of ours).
+        QCOMPARE(qobject_cast<RetryingReply *>(reply.get())->attemptCount(), 1);
+        QVERIFY(server.requestCount() >= 1 && server.requestCount() <= 2);
     }
 }
 
