@@ -25,7 +25,8 @@
 //     Content-Length are those of that response.
 //  4. downloadProgress() never goes backwards.
 //  5. After abort() or delete no attempt starts, and at most the request of the attempt
-//     in flight then still reaches the server.
+//     in flight then still reaches the server (or of one simulated offline cut while in
+//     flight: Qt's HTTP thread may have been writing it as the cut was made).
 //  6. A POST without Idempotency-Key reaches the server at most once.
 //  7. Every request of a keyed write carries the same key; every request whose body
 //     arrived whole carries the caller's body.
@@ -429,16 +430,24 @@ struct Observed
     int attemptsStarted = 0;
     int retriesScheduled = 0;
     bool inFlight = false;
+    // Simulated offline cut an attempt in flight; the server had seen this many requests
+    // then. The cut is a queued abort to Qt's HTTP thread, which may be writing the request
+    // at that very moment (strace of seed 1289048913: the request's write() came 0.2 ms
+    // after the abort was posted, before the HTTP thread ran it; no re-send, one
+    // connection): like bytes already on the wire when a cable is pulled, it can still
+    // arrive, once. The library treats it so too: a keyless write is never cut.
+    bool cutInFlight = false;
+    int serverCountAtCut = 0;
     bool cancelled = false;
     bool cancelledBeforeFinish = false;
     bool deleted = false;
     bool deletedBeforeFinish = false;
     int serverCountAtCancel = 0;
-    bool inFlightAtCancel = false;
+    int mayArriveAtCancel = 0; // requests on their way at the cancel, at most
     int attemptsAfterCancel = 0;
     bool offlineWhileRunning = false;
     int serverCountAtFinish = -1;
-    bool inFlightAtFinish = false;
+    int mayArriveAtFinish = 0;
     qint64 finishedAtMs = -1;
     QByteArray key;
 };
@@ -472,6 +481,11 @@ QStringList run(const Sequence &s, bool verbose)
     QNetworkReply *replyAddress = nullptr; // compared only, never dereferenced
     QEventLoop loop;
     bool offlineDone = s.offline.isEmpty();
+    // The attempt in flight, and one cut by simulated offline whose request has not arrived.
+    const auto mayStillArrive = [&] {
+        const bool cutOnItsWay = o.cutInFlight && server.requestCount() == o.serverCountAtCut;
+        return (o.inFlight ? 1 : 0) + (cutOnItsWay ? 1 : 0);
+    };
 
     const auto cancelNow = [&] {
         if (o.cancelled || !reply)
@@ -481,7 +495,7 @@ QStringList run(const Sequence &s, bool verbose)
         // the slot does, and an abort() there changes nothing.
         o.cancelledBeforeFinish = o.finished == 0 && o.errors == 0;
         o.serverCountAtCancel = server.requestCount();
-        o.inFlightAtCancel = o.inFlight;
+        o.mayArriveAtCancel = mayStillArrive();
         if (s.cancel == Cancel::Abort) {
             reply->abort();
         } else {
@@ -508,7 +522,7 @@ QStringList run(const Sequence &s, bool verbose)
                                  o.cancelled = true;
                                  o.cancelledBeforeFinish = true;
                                  o.serverCountAtCancel = server.requestCount();
-                                 o.inFlightAtCancel = true;
+                                 o.mayArriveAtCancel = 1;
                                  r->abort();
                              } else {
                                  cancelNow();
@@ -610,7 +624,7 @@ QStringList run(const Sequence &s, bool verbose)
     QObject::connect(r, &QNetworkReply::finished, &loop, [&, r] {
         ++o.finished;
         o.serverCountAtFinish = server.requestCount();
-        o.inFlightAtFinish = o.inFlight;
+        o.mayArriveAtFinish = mayStillArrive();
         o.inFlight = false;
         o.finishedAtMs = server.elapsed();
         o.error = r->error();
@@ -639,6 +653,10 @@ QStringList run(const Sequence &s, bool verbose)
         QTimer::singleShot(at, &loop, [&] {
             if (o.finished == 0 && !o.deleted)
                 o.offlineWhileRunning = true;
+            if (o.inFlight && !manager.isSimulatedOffline()) {
+                o.cutInFlight = true;
+                o.serverCountAtCut = server.requestCount();
+            }
             manager.setSimulatedOffline(true);
         });
         QTimer::singleShot(at + length, &loop, [&, last] {
@@ -717,11 +735,11 @@ QStringList run(const Sequence &s, bool verbose)
             violations << QStringLiteral("%1 attempts started after the cancel")
                               .arg(o.attemptsAfterCancel);
         const int late = requestsFrom(records, o.serverCountAtCancel);
-        if (late > (o.inFlightAtCancel ? 1 : 0))
+        if (late > o.mayArriveAtCancel)
             violations << QStringLiteral("%1 requests reached the server after the cancel "
-                                         "(an attempt in flight then: %2)")
+                                         "(requests on their way then: %2)")
                               .arg(late)
-                              .arg(o.inFlightAtCancel);
+                              .arg(o.mayArriveAtCancel);
         if (s.cancel == Cancel::Abort && o.cancelledBeforeFinish && o.finished == 1 &&
             o.error != QNetworkReply::OperationCanceledError)
             violations << QStringLiteral("aborted, but ended with %1").arg(errorName(o.error));
@@ -733,7 +751,7 @@ QStringList run(const Sequence &s, bool verbose)
         const bool cutShort =
             o.cancelledBeforeFinish || s.policy.deadlineMs > 0 || o.offlineWhileRunning;
         const int late = requestsFrom(records, o.serverCountAtFinish);
-        if (late > (cutShort && o.inFlightAtFinish ? 1 : 0))
+        if (late > (cutShort ? o.mayArriveAtFinish : 0))
             violations
                 << QStringLiteral("%1 requests reached the server after finished()").arg(late);
     }

@@ -13,6 +13,7 @@
 #include "testserver.h"
 
 #include <QtCore/QLoggingCategory>
+#include <QtCore/QPointer>
 #include <QtCore/QStringList>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -44,6 +45,7 @@ private Q_SLOTS:
     void goingOfflineCutsWhatIsInFlight();
     void writeLeftToFinishGetsItsAnswer_data();
     void writeLeftToFinishGetsItsAnswer();
+    void cutWriteDeletedInRetryScheduledGoesNoFurther();
     void statistics();
 };
 
@@ -267,6 +269,45 @@ void tst_OfflineAndStatistics::writeLeftToFinishGetsItsAnswer()
     }
     QVERIFY(server.requestCount() <= 1);
     manager.setSimulatedOffline(false);
+}
+
+// From the chaos suite (seed 1289048913): a keyed POST that simulated offline cut while it
+// was on its way, deleted by the caller in retryScheduled(). Its request can still reach the
+// server once: the cut is an abort queued to Qt's HTTP thread, which may be writing it at
+// that moment, as bytes on the wire still arrive when the cable is pulled (that race is not
+// reproducible on purpose). What the cut does promise: nothing more after it, neither an
+// attempt of ours nor a re-send of Qt's, not even once connectivity is back.
+void tst_OfflineAndStatistics::cutWriteDeletedInRetryScheduledGoesNoFurther()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::stall(); });
+    RetryingNetworkAccessManager manager;
+    switchOffBreakerAndBudget(manager);
+    manager.setRetryPolicy(fastPolicy());
+    QNetworkRequest request(server.url(QStringLiteral("/orders")));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("text/plain"));
+    request.setRawHeader("Idempotency-Key", "k-7");
+    QPointer<QNetworkReply> reply = manager.post(request, QByteArray("order=7"));
+    QSignalSpy attempts(&manager, &RetryingNetworkAccessManager::attemptStarted);
+    bool deleted = false;
+    connect(&manager, &RetryingNetworkAccessManager::retryScheduled, this, [&](QNetworkReply *r) {
+        if (r == reply && !deleted) {
+            deleted = true;
+            delete reply.data();
+        }
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(server.requestCount(), 1, 5000);
+
+    manager.setSimulatedOffline(true);
+    QVERIFY(deleted);
+    QVERIFY(reply.isNull());
+    QTest::qWait(100);
+    manager.setSimulatedOffline(false);
+    QTest::qWait(200);
+    QCOMPARE(server.requestCount(), 1);
+    QCOMPARE(server.connectionCount(), 1);
+    QCOMPARE(attempts.count(), 0); // the first one started inside post(), before the spy
 }
 
 QTEST_GUILESS_MAIN(tst_OfflineAndStatistics)

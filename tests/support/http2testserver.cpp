@@ -4,6 +4,7 @@
 #include "http2testserver.h"
 
 #include <QtCore/QHash>
+#include <QtCore/QTimer>
 #include <QtNetwork/QTcpSocket>
 
 #include <nghttp2/nghttp2.h>
@@ -75,7 +76,7 @@ private:
                 break;
             m_socket->write(reinterpret_cast<const char *>(data), n);
         }
-        if (m_closeAfterFlush && !nghttp2_session_want_write(m_session)) {
+        if (m_closeAfterFlush && m_delayed == 0 && !nghttp2_session_want_write(m_session)) {
             m_socket->flush();
             m_socket->disconnectFromHost();
         }
@@ -91,8 +92,10 @@ private:
         const Http2TestServer::Action action = m_server->m_handler(it->request, index);
         switch (action.kind) {
         case Http2TestServer::Action::GoAway:
-            // Nothing at or above this stream was processed (RFC 9113 §6.8).
-            nghttp2_submit_goaway(m_session, NGHTTP2_FLAG_NONE, std::max(0, streamId - 2),
+            // Nothing above the last-stream-id was processed (RFC 9113 §6.8).
+            nghttp2_submit_goaway(m_session, NGHTTP2_FLAG_NONE,
+                                  action.lastStreamId >= 0 ? action.lastStreamId
+                                                           : std::max(0, streamId - 2),
                                   NGHTTP2_NO_ERROR, nullptr, 0);
             m_closeAfterFlush = true;
             return;
@@ -104,6 +107,23 @@ private:
             break;
         }
         ++m_server->m_processed;
+        if (action.delayMs > 0) {
+            ++m_delayed; // a GOAWAY sent meanwhile closes the connection only after it
+            QTimer::singleShot(action.delayMs, this, [this, streamId, action] {
+                --m_delayed;
+                respond(streamId, action);
+                flush();
+            });
+            return;
+        }
+        respond(streamId, action);
+    }
+
+    void respond(int32_t streamId, const Http2TestServer::Action &action)
+    {
+        auto it = m_streams.find(streamId);
+        if (it == m_streams.end())
+            return;
         it->body = action.body;
         std::deque<QByteArray> storage; // keeps the bytes nghttp2_nv points at in place
         std::vector<nghttp2_nv> nva;
@@ -188,6 +208,7 @@ private:
     nghttp2_session *m_session = nullptr;
     QHash<int32_t, Stream> m_streams;
     bool m_closeAfterFlush = false;
+    int m_delayed = 0; // responses still to be submitted
 };
 
 Http2TestServer::Http2TestServer(QObject *parent) : QObject(parent)

@@ -37,13 +37,18 @@ public:
     {
         enum Kind {
             Respond, //!< answer with status, headers and body
-            GoAway, //!< GOAWAY with a last-stream-id below this stream: never processed
+            GoAway, //!< GOAWAY (lastStreamId) and close: streams above it never processed
             RefuseStream //!< RST_STREAM(REFUSED_STREAM): never processed
         };
         Kind kind = Respond;
         int status = 200;
         QList<QPair<QByteArray, QByteArray>> headers;
         QByteArray body;
+        //! GoAway: the last-stream-id sent; -1 for the stream below this one (so this one
+        //! was not processed). Client streams are odd: 1, 3, 5, …
+        int lastStreamId = -1;
+        //! Respond: the answer waits this long (other streams go on meanwhile).
+        int delayMs = 0;
     };
     using Handler = std::function<Action(const Request &request, int index)>;
 

@@ -49,6 +49,12 @@ bool isNeverProcessed(QNetworkReply::NetworkError error, const QString &text)
 
 } // namespace
 
+bool AttemptOutcome::isGoAway(QNetworkReply::NetworkError error, const QString &text)
+{
+    return error == QNetworkReply::ContentReSendError &&
+        text.contains(QLatin1String("stopped accepting new streams"));
+}
+
 AttemptOutcome AttemptOutcome::of(const QNetworkReply *attempt, const Facts &facts)
 {
     AttemptOutcome outcome;

@@ -50,6 +50,11 @@ struct AttemptOutcome
                                                     const QString &lastReason);
     static AttemptOutcome canceled();
 
+    // Whether \a error and \a text are Qt's for a stream that an HTTP/2 GOAWAY left
+    // unprocessed, or that could not start because its connection had received one: that
+    // connection takes no new streams.
+    static bool isGoAway(QNetworkReply::NetworkError error, const QString &text);
+
     // The error Qt gives a finished reply with \a status, for an answer cut short by the
     // deadline before Qt could say.
     static QNetworkReply::NetworkError errorForStatus(int status);

@@ -9,6 +9,7 @@
 
 #include <QtCore/QDir>
 
+#include "attemptoutcome_p.h"
 #include "logging_p.h"
 #include "retryingnetworkaccessmanager_p.h"
 #include "retryingreply_p.h"
@@ -21,7 +22,50 @@ QNetworkReply *RetryingNetworkAccessManagerPrivate::createAttempt(
     QNetworkAccessManager::Operation op, const QNetworkRequest &request, QIODevice *outgoingData)
 {
     Q_Q(RetryingNetworkAccessManager);
-    return q->QNetworkAccessManager::createRequest(op, request, outgoingData);
+    // HTTP/2 over TLS (on by default), with prior knowledge, or by upgrade.
+    const bool tls =
+        request.url().scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0;
+    const bool http2 = request.attribute(QNetworkRequest::Http2DirectAttribute).toBool() ||
+        (request.attribute(QNetworkRequest::Http2AllowedAttribute, true).toBool() &&
+         (tls || request.attribute(QNetworkRequest::Http2CleartextAllowedAttribute).toBool()));
+    if (!http2)
+        return q->QNetworkAccessManager::createRequest(op, request, outgoingData);
+    const QString origin = Reachability::originOf(request.url());
+    const int generation = goAways.value(origin);
+    QNetworkRequest attempt = request;
+    if (generation > 0)
+        useFreshConnection(attempt, generation);
+    QNetworkReply *reply = q->QNetworkAccessManager::createRequest(op, attempt, outgoingData);
+    watchForGoAway(reply, origin, generation);
+    return reply;
+}
+
+void RetryingNetworkAccessManagerPrivate::useFreshConnection(QNetworkRequest &request,
+                                                             int generation) const
+{
+    if (!request.peerVerifyName().isEmpty())
+        return; // the caller's own name: it is what the certificate must match
+    if (request.url().scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0) {
+        // TLS checks the certificate against this name: only the host itself, which Qt
+        // checks by default, keeps the check as it was. One fresh connection, no more.
+        request.setPeerVerifyName(request.url().host());
+        return;
+    }
+    // Cleartext (h2c): the name is not used but to tell connections apart.
+    request.setPeerVerifyName(QStringLiteral("keeptrying-connection-%1").arg(generation));
+}
+
+void RetryingNetworkAccessManagerPrivate::watchForGoAway(QNetworkReply *attempt,
+                                                         const QString &origin, int generation)
+{
+    Q_Q(RetryingNetworkAccessManager);
+    // Before the reply's own slots: its retry goes out on the fresh connection. Every
+    // stream the same GOAWAY refused counts once.
+    QObject::connect(attempt, &QNetworkReply::finished, q, [this, attempt, origin, generation] {
+        if (goAways.value(origin) == generation &&
+            AttemptOutcome::isGoAway(attempt->error(), attempt->errorString()))
+            goAways.insert(origin, generation + 1);
+    });
 }
 
 void RetryingNetworkAccessManagerPrivate::attemptStarted(RetryingReply *reply, int attempt)

@@ -9,6 +9,7 @@
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
+#include <QtCore/QHash>
 #include <QtCore/QPointer>
 
 #include "concurrencylimiter_p.h"
@@ -33,6 +34,15 @@ public:
     void waitingForConnectivity(RetryingReply *reply, bool waiting);
     void gaveUp(RetryingReply *reply, const QString &reason);
     void ended(bool succeeded, bool gaveUp, qint64 latencyMs);
+
+    // Qt 6.4 keeps an HTTP/2 connection that received GOAWAY in its connection cache and
+    // puts new streams on it, where they never go out and never end (plain
+    // QNetworkAccessManager hangs the same way). Qt keys that cache on the request's peer
+    // verify name too: after a GOAWAY, attempts to the origin carry a name of their own, so
+    // they open a fresh connection. Per origin: how many GOAWAYs were seen.
+    QHash<QString, int> goAways;
+    void useFreshConnection(QNetworkRequest &request, int generation) const;
+    void watchForGoAway(QNetworkReply *attempt, const QString &origin, int generation);
 
     RetryingNetworkAccessManager *q_ptr;
     RetryPolicy policy;
