@@ -21,7 +21,7 @@ namespace {
 
 constexpr int defaultPerPage = 30;
 constexpr int tokenLifetimeSeconds = 3600;
-const char wallabagVersion[] = "2.6.9";
+const char wallabagVersion[] = "2.6.14";
 
 const QRegularExpression &tokenPath()
 {
@@ -44,6 +44,16 @@ const QRegularExpression &entryTagPath()
         QStringLiteral("^/api/entries/([0-9]{1,9})/tags/([0-9]{1,9})(?:\\.json)?$"));
     return re;
 }
+const QRegularExpression &existsPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/entries/exists(?:\\.json)?$"));
+    return re;
+}
+const QRegularExpression &userPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/user(?:\\.json)?$"));
+    return re;
+}
 const QRegularExpression &versionPath()
 {
     static const QRegularExpression re(QStringLiteral("^/api/version(?:\\.json)?$"));
@@ -58,7 +68,7 @@ const QRegularExpression &infoPath()
 // like theirs, the rule is a path prefix.
 const QRegularExpression &anonymousApiPath()
 {
-    static const QRegularExpression re(QStringLiteral("^/api/(?:version|info)"));
+    static const QRegularExpression re(QStringLiteral("^/api/(?:doc|version|info|user)"));
     return re;
 }
 const QRegularExpression &imagePath()
@@ -156,6 +166,10 @@ QString WallabagApi::routeKey(const QByteArray &method, const QString &path)
         pattern = QStringLiteral("/api/entries.json");
     else if (entryPath().match(path).hasMatch())
         pattern = QStringLiteral("/api/entries/{id}.json");
+    else if (existsPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/entries/exists.json");
+    else if (userPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/user.json");
     else if (entryTagPath().match(path).hasMatch())
         pattern = QStringLiteral("/api/entries/{id}/tags/{tag}.json");
     else if (versionPath().match(path).hasMatch())
@@ -283,6 +297,16 @@ HttpResponse WallabagApi::route(const HttpRequest &request)
             return createEntry(request);
         return notAllowed("GET, POST");
     }
+    if (existsPath().match(request.path).hasMatch()) {
+        if (method != "GET")
+            return notAllowed("GET");
+        return entriesExist(request);
+    }
+    if (userPath().match(request.path).hasMatch()) {
+        if (method != "GET")
+            return notAllowed("GET");
+        return user(request);
+    }
     if (const QRegularExpressionMatch match = entryPath().match(request.path); match.hasMatch()) {
         const int id = match.captured(1).toInt();
         if (method == "GET") {
@@ -381,99 +405,206 @@ HttpResponse WallabagApi::token(const HttpRequest &request)
     return response;
 }
 
+namespace {
+
+// PHP's (int) cast of a query value: the leading digits, 0 when there are none.
+qint64 phpInt(const QString &text)
+{
+    static const QRegularExpression leading(QStringLiteral("^\\s*([+-]?[0-9]{1,18})"));
+    const QRegularExpressionMatch match = leading.match(text);
+    return match.hasMatch() ? match.captured(1).toLongLong() : 0;
+}
+
+// PHP's (bool) cast of a query value: "" and "0" are false, anything else true.
+bool phpBool(const QString &text)
+{
+    return !text.isEmpty() && text != QLatin1String("0");
+}
+
+} // namespace
+
 HttpResponse WallabagApi::listEntries(const HttpRequest &request)
 {
+    // wallabag's EntryRestController::getEntriesAction and EntryRepository::findEntries.
     const QUrlQuery &query = request.query;
+    const auto has = [&](const char *name) { return query.hasQueryItem(QLatin1String(name)); };
     const auto value = [&](const char *name) {
         return query.queryItemValue(QLatin1String(name), QUrl::FullyDecoded);
     };
-    const auto positive = [&](const char *name, int fallback) -> std::optional<int> {
-        if (!query.hasQueryItem(QLatin1String(name)))
-            return fallback;
-        bool ok = false;
-        const int number = value(name).toInt(&ok);
-        if (!ok || number < 1)
+    const auto flag = [&](const char *name) -> std::optional<bool> {
+        if (!has(name))
             return std::nullopt;
-        return number;
+        return phpBool(value(name));
     };
 
-    const std::optional<int> page = positive("page", 1);
-    const std::optional<int> perPage = positive("perPage", defaultPerPage);
-    if (!page || !perPage)
-        return HttpResponse::restError(
-            400, QStringLiteral("page and perPage must be positive integers"));
-
     ArticleStore::Filter filter;
-    for (const char *name : { "archive", "starred" }) {
-        if (!query.hasQueryItem(QLatin1String(name)))
-            continue;
-        const std::optional<bool> flag = parseBool(value(name));
-        if (!flag)
-            return HttpResponse::restError(400,
-                                           QLatin1String(name) + QStringLiteral(" must be 0 or 1"));
-        (qstrcmp(name, "archive") == 0 ? filter.archived : filter.starred) = flag;
-    }
-    const QString sort = value("sort");
-    if (!sort.isEmpty() && sort != QLatin1String("created") && sort != QLatin1String("updated"))
-        return HttpResponse::restError(400, QStringLiteral("sort must be created or updated"));
-    filter.sortByUpdated = sort == QLatin1String("updated");
-    const QString order = value("order");
-    if (!order.isEmpty() && order != QLatin1String("asc") && order != QLatin1String("desc"))
-        return HttpResponse::restError(400, QStringLiteral("order must be asc or desc"));
+    filter.archived = flag("archive");
+    filter.starred = flag("starred");
+    filter.isPublic = flag("public");
+    filter.withAnnotations = flag("annotations");
+    if (has("domain_name"))
+        filter.domainName = value("domain_name");
+    const QString sort = has("sort") ? value("sort").toLower() : QStringLiteral("created");
+    if (sort == QLatin1String("created"))
+        filter.sort = ArticleStore::Sort::Created;
+    else if (sort == QLatin1String("updated"))
+        filter.sort = ArticleStore::Sort::Updated;
+    else if (sort == QLatin1String("archived"))
+        filter.sort = ArticleStore::Sort::Archived;
+    else
+        filter.sort = ArticleStore::Sort::None; // wallabag: no ORDER BY, no error
+    const QString order = has("order") ? value("order").toLower() : QStringLiteral("desc");
+    if (order != QLatin1String("asc") && order != QLatin1String("desc"))
+        return HttpResponse::restError(400, QStringLiteral("Bad Request"));
     filter.ascending = order == QLatin1String("asc");
-    filter.tags = splitTags(value("tags"));
-    if (query.hasQueryItem(QStringLiteral("since")))
-        filter.since = QDateTime::fromSecsSinceEpoch(value("since").toLongLong(), Qt::UTC);
-
-    const QList<Article> articles = store.select(filter);
-    const int total = int(articles.size());
-    const int pages = std::max(1, (total + *perPage - 1) / *perPage);
-    if (*page > pages)
-        return HttpResponse::restError(404,
-                                       QStringLiteral("Page \"") + QString::number(*page) +
-                                           QStringLiteral("\" does not exist."));
-
-    // wallabag 2.4+: detail=metadata leaves the content out, for clients that sync lists.
-    const QString detail = value("detail");
-    if (!detail.isEmpty() && detail != QLatin1String("full") && detail != QLatin1String("metadata"))
-        return HttpResponse::restError(400, QStringLiteral("detail must be full or metadata"));
+    // A comma list of labels compared exactly; tags[]=… (an array) is not a string: ignored.
+    const QString tags = value("tags");
+    if (!tags.isEmpty())
+        filter.tags = tags.split(QLatin1Char(','));
+    const qint64 since = phpInt(value("since"));
+    filter.since = since;
+    const QString detail = has("detail") ? value("detail").toLower() : QStringLiteral("full");
+    if (detail != QLatin1String("full") && detail != QLatin1String("metadata"))
+        return HttpResponse::restError(400, QStringLiteral("Bad Request"));
     const bool metadataOnly = detail == QLatin1String("metadata");
 
-    const QString base = publicBaseUrl(request);
+    // Pagerfanta: a page or page size that is not a positive number, or a page past the
+    // end, is a 404 (BabDevPagerfantaBundle's not-found strategy).
+    const int page = int(std::clamp<qint64>(has("page") ? phpInt(value("page")) : 1, 0, 1 << 30));
+    const int perPage = int(
+        std::clamp<qint64>(has("perPage") ? phpInt(value("perPage")) : defaultPerPage, 0, 1 << 30));
+    if (page < 1 || perPage < 1)
+        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    const QList<Article> articles = store.select(filter);
+    const int total = int(articles.size());
+    const int pages = std::max(1, int((qint64(total) + perPage - 1) / perPage));
+    if (page > pages)
+        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+
+    const QString imageBase = publicBaseUrl(request);
     QJsonArray items;
-    const qsizetype first = qsizetype(*page - 1) * *perPage;
-    for (qsizetype i = first; i < std::min<qsizetype>(total, first + *perPage); ++i) {
-        QJsonObject item = store.toJson(articles.at(i), base);
+    const qsizetype first = qsizetype(page - 1) * perPage;
+    for (qsizetype i = first; i < std::min<qsizetype>(total, first + perPage); ++i) {
+        QJsonObject item = store.toJson(articles.at(i), imageBase);
         if (metadataOnly)
-            item.remove(QStringLiteral("content"));
+            item.insert(QStringLiteral("content"), QJsonValue::Null); // selected without it
         items.append(item);
     }
 
+    // Absolute links with wallabag's fixed parameter set (null ones left out): domain_name
+    // and anything else the request had are not carried over.
+    const QString base = linkBaseUrl(request);
     const auto link = [&](int number) {
-        QUrlQuery linkQuery = query;
-        linkQuery.removeAllQueryItems(QStringLiteral("page"));
-        linkQuery.addQueryItem(QStringLiteral("page"), QString::number(number));
-        if (!linkQuery.hasQueryItem(QStringLiteral("perPage")))
-            linkQuery.addQueryItem(QStringLiteral("perPage"), QString::number(*perPage));
-        const QString href =
-            base + request.path + QLatin1Char('?') + linkQuery.toString(QUrl::FullyEncoded);
-        return QJsonObject { { QStringLiteral("href"), href } };
+        // http_build_query: every key with "=", even for an empty value; Symfony's URL
+        // generator then leaves ',' and ':' readable.
+        QStringList items;
+        const auto add = [&](const char *name, const QString &text) {
+            QString encoded = QString::fromLatin1(QUrl::toPercentEncoding(text));
+            encoded.replace(QLatin1String("%2C"), QLatin1String(","));
+            encoded.replace(QLatin1String("%3A"), QLatin1String(":"));
+            items << QLatin1String(name) + QLatin1Char('=') + encoded;
+        };
+        const auto addFlag = [&](const char *name, const std::optional<bool> &on) {
+            if (on)
+                add(name, *on ? QStringLiteral("1") : QStringLiteral("0"));
+        };
+        addFlag("archive", filter.archived);
+        addFlag("starred", filter.starred);
+        addFlag("public", filter.isPublic);
+        add("sort", sort);
+        add("order", order);
+        add("page", QString::number(number));
+        add("perPage", QString::number(perPage));
+        add("tags", tags);
+        add("since", QString::number(since));
+        add("detail", detail);
+        addFlag("annotations", filter.withAnnotations);
+        return QJsonObject { { QStringLiteral("href"),
+                               QString(base + request.path + QLatin1Char('?') +
+                                       items.join(QLatin1Char('&'))) } };
     };
-    QJsonObject links { { QStringLiteral("self"), link(*page) },
+    QJsonObject links { { QStringLiteral("self"), link(page) },
                         { QStringLiteral("first"), link(1) },
                         { QStringLiteral("last"), link(pages) } };
-    if (*page < pages)
-        links.insert(QStringLiteral("next"), link(*page + 1));
-    if (*page > 1)
-        links.insert(QStringLiteral("previous"), link(*page - 1));
+    if (page < pages)
+        links.insert(QStringLiteral("next"), link(page + 1));
+    if (page > 1)
+        links.insert(QStringLiteral("previous"), link(page - 1));
 
     return HttpResponse::json(QJsonObject {
-        { QStringLiteral("page"), *page },
-        { QStringLiteral("limit"), *perPage },
+        { QStringLiteral("page"), page },
+        { QStringLiteral("limit"), perPage },
         { QStringLiteral("pages"), pages },
         { QStringLiteral("total"), total },
         { QStringLiteral("_links"), links },
         { QStringLiteral("_embedded"), QJsonObject { { QStringLiteral("items"), items } } },
+    });
+}
+
+HttpResponse WallabagApi::entriesExist(const HttpRequest &request)
+{
+    // wallabag's getEntriesExistsAction: url= / hashed_url=, or urls[]= / hashed_urls[]=;
+    // return_id=1 answers ids (or null) instead of booleans. Hashes are sha1(urldecode(url)).
+    const QUrlQuery &query = request.query;
+    const bool returnId =
+        phpBool(query.queryItemValue(QStringLiteral("return_id"), QUrl::FullyDecoded));
+    const auto hashOf = [](const QString &url) {
+        return QString::fromLatin1(
+            QCryptographicHash::hash(QUrl::fromPercentEncoding(url.toUtf8()).toUtf8(),
+                                     QCryptographicHash::Sha1)
+                .toHex());
+    };
+    QHash<QString, int> idByHash;
+    const QList<Article> all =
+        store.select({ {}, {}, {}, {}, {}, {}, 0, ArticleStore::Sort::Created, true });
+    for (const Article &article : all)
+        idByHash.insert(hashOf(article.url), article.id);
+    const auto answer = [&](const QString &hash) -> QJsonValue {
+        const int id = idByHash.value(hash);
+        if (returnId)
+            return id > 0 ? QJsonValue(id) : QJsonValue(QJsonValue::Null);
+        return id > 0;
+    };
+
+    const QStringList urls = query.allQueryItemValues(QStringLiteral("urls[]"), QUrl::FullyDecoded);
+    const QStringList hashes =
+        query.allQueryItemValues(QStringLiteral("hashed_urls[]"), QUrl::FullyDecoded);
+    if (!urls.isEmpty() || !hashes.isEmpty()) {
+        QJsonObject result;
+        for (const QString &url : urls)
+            result.insert(url, answer(hashOf(url)));
+        for (const QString &hash : hashes)
+            result.insert(hash, answer(hash));
+        return HttpResponse::json(result);
+    }
+    const QString url = query.queryItemValue(QStringLiteral("url"), QUrl::FullyDecoded);
+    const QString hash = query.queryItemValue(QStringLiteral("hashed_url"), QUrl::FullyDecoded);
+    if (url.isEmpty() && hash.isEmpty())
+        return HttpResponse::restError(403, QStringLiteral("Forbidden"));
+    return HttpResponse::json(
+        QJsonObject { { QStringLiteral("exists"), answer(url.isEmpty() ? hash : hashOf(url)) } });
+}
+
+HttpResponse WallabagApi::user(const HttpRequest &request)
+{
+    // ^/api/user is anonymous in wallabag's access rules, but the action itself asks for a
+    // signed-in user: without a token, the OAuth entry point's 401.
+    if (request.header("authorization").isEmpty()) {
+        HttpResponse response = HttpResponse::oauthError(
+            401, QStringLiteral("access_denied"), QStringLiteral("OAuth2 authentication required"));
+        response.headers.append(
+            { QByteArrayLiteral("WWW-Authenticate"),
+              QByteArrayLiteral("Bearer realm=\"Service\", error=\"access_denied\", "
+                                "error_description=\"OAuth2 authentication required\"") });
+        return response;
+    }
+    return HttpResponse::json(QJsonObject {
+        { QStringLiteral("id"), 1 },
+        { QStringLiteral("username"), DemoServer::demoUsername() },
+        { QStringLiteral("email"), QStringLiteral("demo@example.org") },
+        { QStringLiteral("name"), QStringLiteral("Demo") },
+        { QStringLiteral("created_at"), QStringLiteral("2024-01-01T10:00:00+0200") },
+        { QStringLiteral("updated_at"), QStringLiteral("2024-01-01T10:00:00+0200") },
     });
 }
 
@@ -643,6 +774,15 @@ HttpResponse WallabagApi::image(const HttpRequest &request, const QString &name)
                                   '/' + QByteArray::number(size) });
     response.body = data.mid(start, end - start + 1);
     return response;
+}
+
+QString WallabagApi::linkBaseUrl(const HttpRequest &request) const
+{
+    // wallabag builds its absolute links from the scheme, host and port PHP sees; it trusts
+    // no proxy, so behind one they name the hop in front of PHP (linkBase stands for it).
+    if (!linkBase.isEmpty())
+        return linkBase;
+    return publicBaseUrl(request);
 }
 
 QString WallabagApi::publicBaseUrl(const HttpRequest &request) const
