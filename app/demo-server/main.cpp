@@ -8,6 +8,7 @@
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
 #include <QtCore/QLoggingCategory>
+#include <QtCore/QRegularExpression>
 
 #include <cstdio>
 
@@ -73,8 +74,24 @@ int main(int argc, char *argv[])
         QStringLiteral("service-time"),
         QStringLiteral("Answer every request MS milliseconds after it arrived (0..600000)."),
         QStringLiteral("MS"), QStringLiteral("0"));
+    const QCommandLineOption articlesOption(
+        QStringLiteral("articles"),
+        QStringLiteral("Serve N entries: the sample library, then copies of it (default: the "
+                       "sample's own count)."),
+        QStringLiteral("N"));
+    const QCommandLineOption publicBaseOption(
+        QStringLiteral("public-base"),
+        QStringLiteral("Build the list's absolute _links on this scheme://host:port, as wallabag "
+                       "behind a reverse proxy does (default: the request's Host)."),
+        QStringLiteral("URL"));
+    const QCommandLineOption utcOffsetOption(
+        QStringLiteral("utc-offset"),
+        QStringLiteral("Write dates in this offset from UTC, as a PHP server writes its own "
+                       "time zone (default +0200)."),
+        QStringLiteral("+HHMM"), QStringLiteral("+0200"));
     parser.addOptions({ portOption, adminPortOption, hostOption, faultOption, seedOption,
-                        maxConcurrentOption, serviceTimeOption, verboseOption });
+                        maxConcurrentOption, serviceTimeOption, articlesOption, publicBaseOption,
+                        utcOffsetOption, verboseOption });
     parser.process(app);
 
     if (!parser.positionalArguments().isEmpty())
@@ -106,6 +123,25 @@ int main(int argc, char *argv[])
     if (!ok || serviceTime < 0 || serviceTime > 600000)
         return usageError(QStringLiteral("--service-time must be milliseconds from 0 to 600000"));
     server.setServiceTime(serviceTime);
+    if (parser.isSet(articlesOption)) {
+        const int articles = parser.value(articlesOption).toInt(&ok);
+        if (!ok || articles < 1 || articles > 10000000)
+            return usageError(QStringLiteral("--articles must be a number from 1 to 10000000"));
+        server.setArticleCount(articles);
+    }
+    if (parser.isSet(publicBaseOption)) {
+        const QUrl base(parser.value(publicBaseOption), QUrl::StrictMode);
+        if (!base.isValid() || base.host().isEmpty() ||
+            (base.scheme() != QLatin1String("http") && base.scheme() != QLatin1String("https")))
+            return usageError(QStringLiteral("--public-base must be an http(s)://host[:port] URL"));
+        server.setPublicBaseUrl(base);
+    }
+    static const QRegularExpression offsetPattern(QStringLiteral("^([+-])([0-9]{2}):?([0-9]{2})$"));
+    const QRegularExpressionMatch offset = offsetPattern.match(parser.value(utcOffsetOption));
+    if (!offset.hasMatch() || offset.captured(2).toInt() > 14 || offset.captured(3).toInt() > 59)
+        return usageError(QStringLiteral("--utc-offset must be +HHMM or -HHMM"));
+    server.setUtcOffset((offset.captured(1) == QLatin1String("-") ? -1 : 1) *
+                        (offset.captured(2).toInt() * 3600 + offset.captured(3).toInt() * 60));
     const QStringList faults = parser.values(faultOption);
     for (const QString &spec : faults) {
         QString errorMessage;

@@ -15,12 +15,42 @@ namespace KeepTrying::Demo {
 
 namespace {
 
-// wallabag writes dates as 2016-04-05T08:44:33+0000.
-QJsonValue wallabagDate(const QDateTime &dateTime)
+// wallabag (JMS, app/config/config.yml) writes dates as 2016-09-08T11:55:58+0200: the PHP
+// server's own offset, no colon, no fraction.
+QJsonValue wallabagDate(const QDateTime &dateTime, int utcOffset)
 {
     if (!dateTime.isValid())
         return QJsonValue::Null;
-    return dateTime.toUTC().toString(QStringLiteral("yyyy-MM-dd'T'HH:mm:ss'+0000'"));
+    const int minutes = std::abs(utcOffset) / 60;
+    return QString(
+        dateTime.toOffsetFromUtc(utcOffset).toString(QStringLiteral("yyyy-MM-dd'T'HH:mm:ss")) +
+        QLatin1Char(utcOffset < 0 ? '-' : '+') +
+        QStringLiteral("%1%2")
+            .arg(minutes / 60, 2, 10, QLatin1Char('0'))
+            .arg(minutes % 60, 2, 10, QLatin1Char('0')));
+}
+
+// A datetime column keeps whole seconds.
+QDateTime toSeconds(const QDateTime &dateTime)
+{
+    return dateTime.isValid() ? QDateTime::fromSecsSinceEpoch(dateTime.toSecsSinceEpoch(), Qt::UTC)
+                              : QDateTime();
+}
+
+QString newUid()
+{
+    // PHP's uniqid('', true): 14 hex digits, a dot and 8 digits.
+    static int counter = 0;
+    ++counter;
+    return QStringLiteral("%1.%2")
+        .arg(QDateTime::currentMSecsSinceEpoch() * 1000 + counter % 1000, 14, 16, QLatin1Char('0'))
+        .arg(10000000 + counter % 90000000);
+}
+
+QString sha1(const QString &text)
+{
+    return QString::fromLatin1(
+        QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha1).toHex());
 }
 
 QString slugFor(const QString &label)
@@ -32,7 +62,7 @@ QString slugFor(const QString &label)
         slug.remove(0, 1);
     while (slug.endsWith(QLatin1Char('-')))
         slug.chop(1);
-    return slug;
+    return QStringLiteral("t:") + slug; // wallabag 2.6 prefixes tag slugs
 }
 
 } // namespace
@@ -59,7 +89,7 @@ bool ArticleStore::loadJson(const QByteArray &json, QString *errorMessage)
         article.id = object.value(QLatin1String("id")).toInt();
         article.title = object.value(QLatin1String("title")).toString();
         article.url = object.value(QLatin1String("url")).toString();
-        article.domainName = object.value(QLatin1String("domain_name")).toString();
+        article.domainName = object.value(QLatin1String("domain_name")).toString(); // null: none
         article.language = object.value(QLatin1String("language")).toString(QStringLiteral("en"));
         article.content = object.value(QLatin1String("content")).toString();
         article.previewImage = object.value(QLatin1String("preview_image")).toString();
@@ -69,10 +99,12 @@ bool ArticleStore::loadJson(const QByteArray &json, QString *errorMessage)
             article.tags.append(tag.toString());
         article.starred = object.value(QLatin1String("is_starred")).toBool();
         article.archived = object.value(QLatin1String("is_archived")).toBool();
-        article.createdAt = QDateTime::fromString(
-            object.value(QLatin1String("created_at")).toString(), Qt::ISODate);
-        article.updatedAt = QDateTime::fromString(
-            object.value(QLatin1String("updated_at")).toString(), Qt::ISODate);
+        if (object.value(QLatin1String("is_public")).toBool())
+            article.uid = newUid();
+        article.createdAt = toSeconds(QDateTime::fromString(
+            object.value(QLatin1String("created_at")).toString(), Qt::ISODate));
+        article.updatedAt = toSeconds(QDateTime::fromString(
+            object.value(QLatin1String("updated_at")).toString(), Qt::ISODate));
         if (!article.updatedAt.isValid())
             article.updatedAt = article.createdAt;
         if (article.starred)
@@ -100,24 +132,80 @@ QList<Article> ArticleStore::select(const Filter &filter) const
             continue;
         if (filter.starred && article.starred != *filter.starred)
             continue;
-        if (filter.since.isValid() && article.updatedAt < filter.since)
+        if (filter.isPublic && article.uid.isNull() == *filter.isPublic)
+            continue;
+        if (filter.withAnnotations && *filter.withAnnotations)
+            continue; // the demo's entries carry no annotations
+        if (filter.domainName && article.domainName != *filter.domainName)
+            continue;
+        // wallabag: e.updatedAt > since, both in whole seconds.
+        if (filter.since > 0 && article.updatedAt.toSecsSinceEpoch() <= filter.since)
             continue;
         const bool hasAllTags =
-            std::all_of(filter.tags.cbegin(), filter.tags.cend(), [&](const QString &tag) {
-                return article.tags.contains(tag, Qt::CaseInsensitive);
-            });
+            std::all_of(filter.tags.cbegin(), filter.tags.cend(),
+                        [&](const QString &tag) { return article.tags.contains(tag); });
         if (hasAllTags)
             result.append(article);
     }
-    // The id breaks ties so that pages never overlap or skip an entry.
-    std::sort(result.begin(), result.end(), [&](const Article &a, const Article &b) {
-        const QDateTime &left = filter.sortByUpdated ? a.updatedAt : a.createdAt;
-        const QDateTime &right = filter.sortByUpdated ? b.updatedAt : b.createdAt;
-        if (left != right)
-            return filter.ascending ? left < right : left > right;
-        return filter.ascending ? a.id < b.id : a.id > b.id;
-    });
+    // As a database answers ORDER BY one column: equal keys come in storage order, with no
+    // tie-breaker, so LIMIT/OFFSET pages of equal dates are only as stable as that order.
+    const auto key = [&](const Article &a) -> qint64 {
+        switch (filter.sort) {
+        case Sort::Created:
+            return a.id;
+        case Sort::Updated:
+            return a.updatedAt.toSecsSinceEpoch();
+        case Sort::Archived:
+            return a.archivedAt.isValid() ? a.archivedAt.toSecsSinceEpoch() : 0;
+        case Sort::None:
+            break;
+        }
+        return 0;
+    };
+    if (filter.sort != Sort::None) {
+        std::stable_sort(result.begin(), result.end(), [&](const Article &a, const Article &b) {
+            return filter.ascending ? key(a) < key(b) : key(a) > key(b);
+        });
+    }
     return result;
+}
+
+void ArticleStore::resize(int count)
+{
+    count = std::max(1, count);
+    if (m_articles.isEmpty())
+        return;
+    if (count <= m_articles.size()) {
+        m_articles.resize(count);
+        m_nextId = m_articles.constLast().id + 1;
+        return;
+    }
+    const QList<Article> samples = m_articles;
+    QDateTime created = m_articles.constLast().createdAt;
+    while (m_articles.size() < count) {
+        Article article = samples.at(m_articles.size() % samples.size());
+        article.id = m_nextId++;
+        article.url += QStringLiteral("?copy=") + QString::number(article.id);
+        created = created.addSecs(60);
+        article.createdAt = created;
+        article.updatedAt = created;
+        article.starredAt = article.starred ? created : QDateTime();
+        article.archivedAt = article.archived ? created : QDateTime();
+        if (!article.uid.isNull())
+            article.uid = newUid();
+        m_articles.append(article);
+    }
+}
+
+bool ArticleStore::setUpdatedAt(int id, const QDateTime &when)
+{
+    for (Article &stored : m_articles) {
+        if (stored.id == id) {
+            stored.updatedAt = toSeconds(when);
+            return true;
+        }
+    }
+    return false;
 }
 
 std::optional<Article> ArticleStore::article(int id) const
@@ -143,7 +231,7 @@ void ArticleStore::update(Article article)
     for (Article &stored : m_articles) {
         if (stored.id != article.id)
             continue;
-        article.updatedAt = QDateTime::currentDateTimeUtc();
+        article.updatedAt = toSeconds(QDateTime::currentDateTimeUtc());
         registerTags(article.tags);
         stored = article;
         return;
@@ -164,7 +252,7 @@ Article ArticleStore::create(const QString &url, const QString &title, const QSt
     article.language = QStringLiteral("en");
     article.readingTime = readingTimeFor(article.content);
     article.tags = tags;
-    article.createdAt = QDateTime::currentDateTimeUtc();
+    article.createdAt = toSeconds(QDateTime::currentDateTimeUtc());
     article.updatedAt = article.createdAt;
     registerTags(tags);
     m_articles.append(article);
@@ -189,39 +277,47 @@ QJsonObject ArticleStore::toJson(const Article &article, const QString &imageBas
                                   { QStringLiteral("slug"), slugFor(label) } });
     }
     const QString self = QStringLiteral("/api/entries/") + QString::number(article.id);
-    const QByteArray hashedUrl =
-        QCryptographicHash::hash(article.url.toUtf8(), QCryptographicHash::Sha1).toHex();
+    // UrlHasher: sha1 of the URL, after urldecode() when it came through the API.
+    const QString hashedUrl = sha1(QUrl::fromPercentEncoding(article.url.toUtf8()));
+    const auto nullable = [](const QString &text) {
+        return text.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
+    };
+    // Every field of wallabag's Entry as JMS writes it with setSerializeNull(true): a field
+    // without a value is there, null.
     return QJsonObject {
+        { QStringLiteral("is_archived"), article.archived ? 1 : 0 },
+        { QStringLiteral("is_starred"), article.starred ? 1 : 0 },
+        { QStringLiteral("user_name"), QStringLiteral("demo") },
+        { QStringLiteral("user_email"), QStringLiteral("demo@example.org") },
+        { QStringLiteral("user_id"), 1 },
+        { QStringLiteral("tags"), tags },
+        { QStringLiteral("is_public"), !article.uid.isNull() },
         { QStringLiteral("id"), article.id },
+        { QStringLiteral("uid"), nullable(article.uid) },
         { QStringLiteral("title"), article.title },
         { QStringLiteral("url"), article.url },
-        { QStringLiteral("given_url"), article.url },
-        { QStringLiteral("hashed_url"), QString::fromLatin1(hashedUrl) },
+        { QStringLiteral("hashed_url"), hashedUrl },
         { QStringLiteral("origin_url"), QJsonValue::Null },
-        { QStringLiteral("domain_name"), article.domainName },
-        { QStringLiteral("reading_time"), article.readingTime },
+        { QStringLiteral("given_url"), article.url },
+        { QStringLiteral("hashed_given_url"), hashedUrl },
+        { QStringLiteral("archived_at"), wallabagDate(article.archivedAt, m_utcOffset) },
         { QStringLiteral("content"), article.content },
-        { QStringLiteral("mimetype"), QStringLiteral("text/html") },
-        { QStringLiteral("language"), article.language },
-        { QStringLiteral("http_status"), QStringLiteral("200") },
-        { QStringLiteral("tags"), tags },
-        { QStringLiteral("annotations"), QJsonArray() },
-        { QStringLiteral("is_starred"), article.starred ? 1 : 0 },
-        { QStringLiteral("is_archived"), article.archived ? 1 : 0 },
-        { QStringLiteral("is_public"), false },
-        { QStringLiteral("created_at"), wallabagDate(article.createdAt) },
-        { QStringLiteral("updated_at"), wallabagDate(article.updatedAt) },
-        { QStringLiteral("starred_at"), wallabagDate(article.starredAt) },
-        { QStringLiteral("archived_at"), wallabagDate(article.archivedAt) },
+        { QStringLiteral("created_at"), wallabagDate(article.createdAt, m_utcOffset) },
+        { QStringLiteral("updated_at"), wallabagDate(article.updatedAt, m_utcOffset) },
         { QStringLiteral("published_at"), QJsonValue::Null },
         { QStringLiteral("published_by"), QJsonValue::Null },
+        { QStringLiteral("starred_at"), wallabagDate(article.starredAt, m_utcOffset) },
+        { QStringLiteral("annotations"), QJsonArray() },
+        { QStringLiteral("mimetype"), QStringLiteral("text/html") },
+        { QStringLiteral("language"), article.language },
+        { QStringLiteral("reading_time"), article.readingTime },
+        { QStringLiteral("domain_name"), nullable(article.domainName) },
         { QStringLiteral("preview_picture"),
           article.previewImage.isEmpty()
               ? QJsonValue(QJsonValue::Null)
               : QJsonValue(imageBaseUrl + QStringLiteral("/images/") + article.previewImage) },
-        { QStringLiteral("user_id"), 1 },
-        { QStringLiteral("user_name"), QStringLiteral("demo") },
-        { QStringLiteral("user_email"), QStringLiteral("demo@example.org") },
+        { QStringLiteral("http_status"), QStringLiteral("200") },
+        { QStringLiteral("headers"), QJsonValue::Null },
         { QStringLiteral("_links"),
           QJsonObject {
               { QStringLiteral("self"), QJsonObject { { QStringLiteral("href"), self } } } } },
@@ -230,13 +326,14 @@ QJsonObject ArticleStore::toJson(const Article &article, const QString &imageBas
 
 int ArticleStore::readingTimeFor(const QString &html)
 {
-    // wallabag counts words at 200 a minute, rounded down, and never says 0.
+    // wallabag (Tools/Utils::getReadingTime) counts words at 200 a minute, rounded down: a
+    // short text takes 0 minutes.
     static const QRegularExpression markup(QStringLiteral("<[^>]*>"));
     static const QRegularExpression space(QStringLiteral("\\s+"));
     QString text = html;
     text.replace(markup, QStringLiteral(" "));
     const qsizetype words = text.split(space, Qt::SkipEmptyParts).size();
-    return std::max(1, int(words / 200));
+    return int(words / 200);
 }
 
 void ArticleStore::registerTags(const QStringList &tags)

@@ -21,16 +21,17 @@ struct Article
     int id = 0;
     QString title;
     QString url;
-    QString domainName;
+    QString domainName; //!< null: wallabag found none (sent as null)
     QString language;
     QString content; //!< HTML
     QString previewImage; //!< file name under /images/, empty: none
-    int readingTime = 1; //!< minutes
+    int readingTime = 0; //!< minutes, wallabag's floor(words / 200): 0 for short texts
+    QString uid; //!< set when the entry is public, else null
     QStringList tags; //!< labels
     bool starred = false;
     bool archived = false;
-    QDateTime createdAt;
-    QDateTime updatedAt;
+    QDateTime createdAt; //!< whole seconds, as in wallabag's datetime columns
+    QDateTime updatedAt; //!< whole seconds
     QDateTime starredAt;
     QDateTime archivedAt;
 };
@@ -42,18 +43,34 @@ struct Article
 class ArticleStore
 {
 public:
+    /*! The ORDER BY of wallabag's EntryRepository::findEntries: created is by id; updated
+        and archived by their date with no tie-breaker; None sorts nothing. */
+    enum class Sort { Created, Updated, Archived, None };
     struct Filter
     {
         std::optional<bool> archived;
         std::optional<bool> starred;
-        QStringList tags; //!< an article must carry all of them
-        QDateTime since; //!< updated at or after; invalid: no limit
-        bool sortByUpdated = false; //!< else by creation
+        std::optional<bool> isPublic;
+        std::optional<bool> withAnnotations;
+        std::optional<QString> domainName; //!< exact match
+        QStringList tags; //!< an article must carry all of them (labels compared exactly)
+        qint64 since = 0; //!< updated strictly after these Unix seconds; 0: no limit
+        Sort sort = Sort::Created;
         bool ascending = false;
     };
 
     /*! Replaces the content with the articles in \a json (the sample library's format). */
     bool loadJson(const QByteArray &json, QString *errorMessage);
+    /*! Grows or shrinks the library to \a count articles (at least 1): copies of the sample
+        ones with their own ids, URLs and dates, created one minute apart. */
+    void resize(int count);
+    /*! The offset from UTC the dates are written in, as a PHP server writes them in its own
+        time zone (default +02:00). */
+    void setUtcOffset(int seconds) { m_utcOffset = seconds; }
+    int utcOffset() const { return m_utcOffset; }
+    /*! Sets the updated_at of \a id as wallabag's Doctrine listener would (test hook).
+        Returns false when there is no such article. */
+    bool setUpdatedAt(int id, const QDateTime &when);
 
     int count() const { return int(m_articles.size()); }
     QList<Article> select(const Filter &filter) const;
@@ -79,6 +96,7 @@ private:
     QList<Article> m_articles;
     QMap<QString, int> m_tagIds;
     int m_nextId = 1;
+    int m_utcOffset = 2 * 3600;
 };
 
 } // namespace KeepTrying::Demo

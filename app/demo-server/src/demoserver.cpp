@@ -260,6 +260,56 @@ int DemoServer::articleCount() const
     return d->api.store.count();
 }
 
+void DemoServer::setArticleCount(int count)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->api.store.resize(count);
+}
+
+void DemoServer::setPublicBaseUrl(const QUrl &base)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->api.linkBase =
+        base.isEmpty() ? QString() : base.adjusted(QUrl::StripTrailingSlash).toString();
+}
+
+QUrl DemoServer::publicBaseUrl() const
+{
+    Q_D(const DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return QUrl(d->api.linkBase);
+}
+
+void DemoServer::setUtcOffset(int seconds)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->api.store.setUtcOffset(std::clamp(seconds, -14 * 3600, 14 * 3600));
+}
+
+int DemoServer::utcOffset() const
+{
+    Q_D(const DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return d->api.store.utcOffset();
+}
+
+bool DemoServer::setArticleUpdatedAt(int id, const QDateTime &when)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return d->api.store.setUpdatedAt(id, when);
+}
+
+bool DemoServer::removeArticle(int id)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return d->api.store.remove(id).has_value();
+}
+
 QList<RecordedRequest> DemoServer::recordedRequests() const
 {
     Q_D(const DemoServer);

@@ -19,9 +19,8 @@ namespace KeepTrying::Demo {
 
 namespace {
 
-constexpr int defaultPerPage = 30;
 constexpr int tokenLifetimeSeconds = 3600;
-const char wallabagVersion[] = "2.6.9";
+const char wallabagVersion[] = "2.6.14";
 
 const QRegularExpression &tokenPath()
 {
@@ -44,6 +43,16 @@ const QRegularExpression &entryTagPath()
         QStringLiteral("^/api/entries/([0-9]{1,9})/tags/([0-9]{1,9})(?:\\.json)?$"));
     return re;
 }
+const QRegularExpression &existsPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/entries/exists(?:\\.json)?$"));
+    return re;
+}
+const QRegularExpression &userPath()
+{
+    static const QRegularExpression re(QStringLiteral("^/api/user(?:\\.json)?$"));
+    return re;
+}
 const QRegularExpression &versionPath()
 {
     static const QRegularExpression re(QStringLiteral("^/api/version(?:\\.json)?$"));
@@ -58,7 +67,7 @@ const QRegularExpression &infoPath()
 // like theirs, the rule is a path prefix.
 const QRegularExpression &anonymousApiPath()
 {
-    static const QRegularExpression re(QStringLiteral("^/api/(?:version|info)"));
+    static const QRegularExpression re(QStringLiteral("^/api/(?:doc|version|info|user)"));
     return re;
 }
 const QRegularExpression &imagePath()
@@ -156,6 +165,10 @@ QString WallabagApi::routeKey(const QByteArray &method, const QString &path)
         pattern = QStringLiteral("/api/entries.json");
     else if (entryPath().match(path).hasMatch())
         pattern = QStringLiteral("/api/entries/{id}.json");
+    else if (existsPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/entries/exists.json");
+    else if (userPath().match(path).hasMatch())
+        pattern = QStringLiteral("/api/user.json");
     else if (entryTagPath().match(path).hasMatch())
         pattern = QStringLiteral("/api/entries/{id}/tags/{tag}.json");
     else if (versionPath().match(path).hasMatch())
@@ -283,6 +296,16 @@ HttpResponse WallabagApi::route(const HttpRequest &request)
             return createEntry(request);
         return notAllowed("GET, POST");
     }
+    if (existsPath().match(request.path).hasMatch()) {
+        if (method != "GET")
+            return notAllowed("GET");
+        return entriesExist(request);
+    }
+    if (userPath().match(request.path).hasMatch()) {
+        if (method != "GET")
+            return notAllowed("GET");
+        return user(request);
+    }
     if (const QRegularExpressionMatch match = entryPath().match(request.path); match.hasMatch()) {
         const int id = match.captured(1).toInt();
         if (method == "GET") {
@@ -379,102 +402,6 @@ HttpResponse WallabagApi::token(const HttpRequest &request)
     });
     response.headers.append({ QByteArrayLiteral("Cache-Control"), QByteArrayLiteral("no-store") });
     return response;
-}
-
-HttpResponse WallabagApi::listEntries(const HttpRequest &request)
-{
-    const QUrlQuery &query = request.query;
-    const auto value = [&](const char *name) {
-        return query.queryItemValue(QLatin1String(name), QUrl::FullyDecoded);
-    };
-    const auto positive = [&](const char *name, int fallback) -> std::optional<int> {
-        if (!query.hasQueryItem(QLatin1String(name)))
-            return fallback;
-        bool ok = false;
-        const int number = value(name).toInt(&ok);
-        if (!ok || number < 1)
-            return std::nullopt;
-        return number;
-    };
-
-    const std::optional<int> page = positive("page", 1);
-    const std::optional<int> perPage = positive("perPage", defaultPerPage);
-    if (!page || !perPage)
-        return HttpResponse::restError(
-            400, QStringLiteral("page and perPage must be positive integers"));
-
-    ArticleStore::Filter filter;
-    for (const char *name : { "archive", "starred" }) {
-        if (!query.hasQueryItem(QLatin1String(name)))
-            continue;
-        const std::optional<bool> flag = parseBool(value(name));
-        if (!flag)
-            return HttpResponse::restError(400,
-                                           QLatin1String(name) + QStringLiteral(" must be 0 or 1"));
-        (qstrcmp(name, "archive") == 0 ? filter.archived : filter.starred) = flag;
-    }
-    const QString sort = value("sort");
-    if (!sort.isEmpty() && sort != QLatin1String("created") && sort != QLatin1String("updated"))
-        return HttpResponse::restError(400, QStringLiteral("sort must be created or updated"));
-    filter.sortByUpdated = sort == QLatin1String("updated");
-    const QString order = value("order");
-    if (!order.isEmpty() && order != QLatin1String("asc") && order != QLatin1String("desc"))
-        return HttpResponse::restError(400, QStringLiteral("order must be asc or desc"));
-    filter.ascending = order == QLatin1String("asc");
-    filter.tags = splitTags(value("tags"));
-    if (query.hasQueryItem(QStringLiteral("since")))
-        filter.since = QDateTime::fromSecsSinceEpoch(value("since").toLongLong(), Qt::UTC);
-
-    const QList<Article> articles = store.select(filter);
-    const int total = int(articles.size());
-    const int pages = std::max(1, (total + *perPage - 1) / *perPage);
-    if (*page > pages)
-        return HttpResponse::restError(404,
-                                       QStringLiteral("Page \"") + QString::number(*page) +
-                                           QStringLiteral("\" does not exist."));
-
-    // wallabag 2.4+: detail=metadata leaves the content out, for clients that sync lists.
-    const QString detail = value("detail");
-    if (!detail.isEmpty() && detail != QLatin1String("full") && detail != QLatin1String("metadata"))
-        return HttpResponse::restError(400, QStringLiteral("detail must be full or metadata"));
-    const bool metadataOnly = detail == QLatin1String("metadata");
-
-    const QString base = publicBaseUrl(request);
-    QJsonArray items;
-    const qsizetype first = qsizetype(*page - 1) * *perPage;
-    for (qsizetype i = first; i < std::min<qsizetype>(total, first + *perPage); ++i) {
-        QJsonObject item = store.toJson(articles.at(i), base);
-        if (metadataOnly)
-            item.remove(QStringLiteral("content"));
-        items.append(item);
-    }
-
-    const auto link = [&](int number) {
-        QUrlQuery linkQuery = query;
-        linkQuery.removeAllQueryItems(QStringLiteral("page"));
-        linkQuery.addQueryItem(QStringLiteral("page"), QString::number(number));
-        if (!linkQuery.hasQueryItem(QStringLiteral("perPage")))
-            linkQuery.addQueryItem(QStringLiteral("perPage"), QString::number(*perPage));
-        const QString href =
-            base + request.path + QLatin1Char('?') + linkQuery.toString(QUrl::FullyEncoded);
-        return QJsonObject { { QStringLiteral("href"), href } };
-    };
-    QJsonObject links { { QStringLiteral("self"), link(*page) },
-                        { QStringLiteral("first"), link(1) },
-                        { QStringLiteral("last"), link(pages) } };
-    if (*page < pages)
-        links.insert(QStringLiteral("next"), link(*page + 1));
-    if (*page > 1)
-        links.insert(QStringLiteral("previous"), link(*page - 1));
-
-    return HttpResponse::json(QJsonObject {
-        { QStringLiteral("page"), *page },
-        { QStringLiteral("limit"), *perPage },
-        { QStringLiteral("pages"), pages },
-        { QStringLiteral("total"), total },
-        { QStringLiteral("_links"), links },
-        { QStringLiteral("_embedded"), QJsonObject { { QStringLiteral("items"), items } } },
-    });
 }
 
 HttpResponse WallabagApi::createEntry(const HttpRequest &request)
@@ -643,6 +570,15 @@ HttpResponse WallabagApi::image(const HttpRequest &request, const QString &name)
                                   '/' + QByteArray::number(size) });
     response.body = data.mid(start, end - start + 1);
     return response;
+}
+
+QString WallabagApi::linkBaseUrl(const HttpRequest &request) const
+{
+    // wallabag builds its absolute links from the scheme, host and port PHP sees; it trusts
+    // no proxy, so behind one they name the hop in front of PHP (linkBase stands for it).
+    if (!linkBase.isEmpty())
+        return linkBase;
+    return publicBaseUrl(request);
 }
 
 QString WallabagApi::publicBaseUrl(const HttpRequest &request) const

@@ -40,6 +40,9 @@ public:
 
     ArticleStore store;
     QString baseUrl; //!< the API's own, for links when a request has no Host header
+    /*! The scheme, host and port the list's _links name, as PHP behind a proxy sees them
+        (DemoServer::setPublicBaseUrl()); empty: the request's own Host. */
+    QString linkBase;
     QString adminUrl; //!< where the admin API listens, to point lost admin scripts there
     qint64 writesApplied = 0;
     qint64 duplicateWritesRejected = 0;
@@ -60,12 +63,15 @@ private:
     HttpResponse route(const HttpRequest &request);
     HttpResponse token(const HttpRequest &request);
     HttpResponse listEntries(const HttpRequest &request);
+    HttpResponse entriesExist(const HttpRequest &request);
+    HttpResponse user(const HttpRequest &request);
     HttpResponse createEntry(const HttpRequest &request);
     HttpResponse patchEntry(const HttpRequest &request, int id);
     HttpResponse deleteEntry(const HttpRequest &request, int id);
     HttpResponse removeTag(const HttpRequest &request, int id, int tagId);
     HttpResponse image(const HttpRequest &request, const QString &name) const;
     QString publicBaseUrl(const HttpRequest &request) const;
+    QString linkBaseUrl(const HttpRequest &request) const;
 
     QSet<QByteArray> accessTokens;
     QSet<QByteArray> refreshTokens;

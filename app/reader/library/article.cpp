@@ -4,19 +4,34 @@
 #include "article.h"
 
 #include <QtCore/QJsonArray>
+#include <QtCore/QRegularExpression>
 
 namespace {
 
 QDateTime parseDate(const QJsonValue &value)
 {
-    // wallabag writes ISO 8601 with an offset ("2024-01-05T09:12:00+0000").
-    const QString text = value.toString();
-    if (text.isEmpty())
+    // wallabag writes the PHP server's own offset, without a colon and without a fraction
+    // ("2016-09-08T11:55:58+0200"); accept the colon, a fraction and Z too.
+    static const QRegularExpression pattern(
+        QStringLiteral("^(\\d{4}-\\d{2}-\\d{2})[T ](\\d{2}:\\d{2}:\\d{2})(?:\\.(\\d{1,9}))?"
+                       "(?:(Z)|([+-])(\\d{2}):?(\\d{2}))?$"));
+    const QRegularExpressionMatch match = pattern.match(value.toString().trimmed());
+    if (!match.hasMatch())
         return {};
-    QDateTime date = QDateTime::fromString(text, Qt::ISODate);
-    if (!date.isValid())
-        date = QDateTime::fromString(text, QStringLiteral("yyyy-MM-ddTHH:mm:sst"));
-    return date;
+    const QDate date = QDate::fromString(match.captured(1), Qt::ISODate);
+    QTime time = QTime::fromString(match.captured(2), Qt::ISODate);
+    if (!date.isValid() || !time.isValid())
+        return {};
+    if (match.capturedLength(3) > 0)
+        time = time.addMSecs(match.captured(3).left(3).leftJustified(3, QLatin1Char('0')).toInt());
+    int offset = 0;
+    if (match.capturedLength(5) > 0) {
+        offset = match.captured(6).toInt() * 3600 + match.captured(7).toInt() * 60;
+        if (match.captured(5) == QLatin1String("-"))
+            offset = -offset;
+    }
+    // No zone at all: taken as UTC rather than the reader's own zone.
+    return QDateTime(date, time, Qt::OffsetFromUTC, offset).toUTC();
 }
 
 } // namespace
@@ -34,8 +49,11 @@ Article Article::fromJson(const QJsonObject &entry, const QUrl &server)
     const QString preview = entry.value(QLatin1String("preview_picture")).toString();
     if (!preview.isEmpty())
         article.previewPicture = server.resolved(QUrl(preview));
-    article.hasContent = entry.contains(QLatin1String("content"));
-    article.content = entry.value(QLatin1String("content")).toString();
+    // A detail=metadata list sends "content": null (wallabag selects the entry without it):
+    // only a string is the article's text.
+    const QJsonValue content = entry.value(QLatin1String("content"));
+    article.hasContent = content.isString();
+    article.content = content.toString();
     const QJsonArray tags = entry.value(QLatin1String("tags")).toArray();
     for (const QJsonValue &tag : tags) {
         const QJsonObject object = tag.toObject();

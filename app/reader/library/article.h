@@ -40,8 +40,8 @@ struct Article
     QString syncError; // why the server refused the last change (Failed)
 
     // Reads a wallabag entry object; relative image URLs are resolved against \a server.
-    // The content counts as present only when the entry has a "content" member (a
-    // detail=metadata list leaves it out).
+    // The content counts as present only when "content" is a string: a detail=metadata
+    // list sends null, which means "not listed", never "empty".
     static Article fromJson(const QJsonObject &entry, const QUrl &server);
 };
 

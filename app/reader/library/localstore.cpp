@@ -385,9 +385,12 @@ void LocalStore::mergeFromServer(const QList<Article> &articles)
                  { a.archived, a.id });
         if (!pending.contains(fieldName(Field::Tags)))
             writeTags(a.id, a.tags, a.tagIds);
+        // An empty text never replaces a good offline copy.
         if (a.hasContent)
-            exec(QStringLiteral("UPDATE articles SET content = ?, has_content = 1 WHERE id = ?"),
-                 { a.content, a.id });
+            exec(QStringLiteral("UPDATE articles SET content = ?, has_content = 1 WHERE id = ? "
+                                "AND (? <> '' OR has_content = 0 OR content IS NULL OR "
+                                "content = '')"),
+                 { a.content, a.id, a.content });
     }
     db.commit();
     Q_EMIT reset();

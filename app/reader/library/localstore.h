@@ -94,7 +94,8 @@ public:
     // --- what the server says (for the sync engine) ---
     /*! Stores what the server has, in one transaction: new articles are added, known ones
         updated except for their pending fields. Content is replaced only when the entry had
-        it (hasContent). */
+        it (hasContent, a string: a metadata list's null is not content), and an empty text
+        never replaces one kept for offline reading. */
     void mergeFromServer(const QList<Article> &articles);
     /*! Removes the articles the server no longer has: every article with a server id not in
         \a serverIds, unless a change of it is pending. Returns how many went. */

@@ -9,6 +9,7 @@
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
 #include <QtCore/QLoggingCategory>
+#include <QtCore/QUrlQuery>
 
 Q_LOGGING_CATEGORY(lcSync, "keeptrying.reader.sync", QtWarningMsg)
 
@@ -111,7 +112,7 @@ void SyncEngine::stop()
     }
     m_phase = Phase::Idle;
     m_incoming.clear();
-    m_seen.clear();
+    m_incomingIndex.clear();
     m_prefetch.clear();
     m_contentFor = 0;
     m_contentForUser = false;
@@ -161,7 +162,7 @@ void SyncEngine::refresh()
     setRefreshing(true);
     m_refreshAgain = false;
     m_incoming.clear();
-    m_seen.clear();
+    m_incomingIndex.clear();
     m_merged.clear();
     m_swept = false;
     m_tagsSettled.clear();
@@ -172,52 +173,123 @@ void SyncEngine::refresh()
     m_changed = 0;
     const QString cursor = m_store->value(key(QStringLiteral("cursor")));
     m_newCursor = cursor.toLongLong();
+    if (!cursor.isEmpty()) {
+        // wallabag lists updatedAt > since, in whole seconds: an entry changed later within
+        // the cursor's second would be missed. Ask from a second earlier and merge the
+        // repeats. Oldest first, so that entries changed while the pages are walked move
+        // to the end rather than out of reach.
+        startPass(Phase::Changes,
+                  { { QStringLiteral("since"),
+                      QString::number(qMax<qint64>(0, m_newCursor - SinceOverlapSeconds)) },
+                    { QStringLiteral("sort"), QStringLiteral("updated") },
+                    { QStringLiteral("order"), QStringLiteral("asc") } });
+    } else {
+        startPass(Phase::Sweep, {});
+    }
+}
+
+void SyncEngine::startPass(Phase phase, const QList<QPair<QString, QString>> &filters)
+{
+    m_phase = phase;
+    m_passFilters = filters;
+    m_passRepeats = 0;
+    m_passComplete = true;
+    m_passCursor = m_newCursor;
+    restartPass();
+}
+
+void SyncEngine::restartPass()
+{
+    m_page = 1;
+    m_passTotal = -1;
+    m_passSeen.clear();
+    m_passCut = false;
+    fetchPage(1);
+}
+
+void SyncEngine::fetchPage(int page)
+{
+    m_page = page;
     QList<QPair<QString, QString>> query { { QStringLiteral("detail"), QStringLiteral("metadata") },
                                            { QStringLiteral("perPage"),
                                              QString::number(m_pageSize) } };
-    if (!cursor.isEmpty()) {
-        m_phase = Phase::Changes;
-        query << qMakePair(QStringLiteral("since"), cursor)
-              << qMakePair(QStringLiteral("sort"), QStringLiteral("updated"))
-              << qMakePair(QStringLiteral("order"), QStringLiteral("asc"));
-    } else {
-        m_phase = Phase::Sweep;
-    }
-    fetchPage(m_client->entriesUrl(query));
+    query << m_passFilters;
+    if (page > 1)
+        query << qMakePair(QStringLiteral("page"), QString::number(page));
+    m_listCall = m_client->getJson(m_client->entriesUrl(query), WallabagClient::Purpose::List,
+                                   WallabagClient::Waiting::User,
+                                   [this, page](const WallabagClient::Result &result) {
+                                       m_listCall = 0;
+                                       if (!result.ok && result.status == 404 && page > 1) {
+                                           // The list got shorter while it was walked (entries
+                                           // deleted elsewhere): wallabag answers a page past the
+                                           // end with 404.
+                                           m_passCut = true;
+                                           passEnded();
+                                           return;
+                                       }
+                                       if (!result.ok) {
+                                           // The pages fetched so far are dropped: the store keeps
+                                           // the old list whole.
+                                           m_phase = Phase::Idle;
+                                           m_incoming.clear();
+                                           m_incomingIndex.clear();
+                                           setRefreshing(false);
+                                           Q_EMIT refreshFailed(result.message);
+                                           return;
+                                       }
+                                       pageArrived(result.json);
+                                   });
 }
 
-void SyncEngine::fetchPage(const QUrl &url)
+int SyncEngine::nextPageFrom(const QString &next) const
 {
-    m_listCall =
-        m_client->getJson(url, WallabagClient::Purpose::List, WallabagClient::Waiting::User,
-                          [this](const WallabagClient::Result &result) {
-                              m_listCall = 0;
-                              if (!result.ok) {
-                                  // The pages fetched so far are dropped: the store keeps the old
-                                  // list whole.
-                                  m_phase = Phase::Idle;
-                                  m_incoming.clear();
-                                  setRefreshing(false);
-                                  Q_EMIT refreshFailed(result.message);
-                                  return;
-                              }
-                              pageArrived(result.json);
-                          });
+    // _links.next is absolute and names the host PHP saw (behind a proxy, not the server
+    // signed in to): only its page number is taken; the rest of the query is this pass's,
+    // sent to the server signed in to.
+    bool ok = false;
+    const int page = QUrlQuery(QUrl(next)).queryItemValue(QStringLiteral("page")).toInt(&ok);
+    return ok && page > m_page ? page : m_page + 1;
 }
 
 void SyncEngine::pageArrived(const QJsonObject &page)
 {
     const WallabagJson::EntriesPage entries = WallabagJson::entriesPage(page, m_client->server());
+    if (entries.total >= 0)
+        m_passTotal = entries.total;
     for (const Article &a : entries.articles) {
-        m_seen.insert(a.id);
+        m_passSeen.insert(a.id);
         if (a.updatedAt.isValid())
             m_newCursor = qMax(m_newCursor, a.updatedAt.toSecsSinceEpoch());
-        m_incoming << a;
+        // Pages overlap (the since overlap, entries moving between pages): the latest wins.
+        const auto known = m_incomingIndex.constFind(a.id);
+        if (known != m_incomingIndex.constEnd()) {
+            m_incoming[*known] = a;
+        } else {
+            m_incomingIndex.insert(a.id, m_incoming.size());
+            m_incoming << a;
+        }
     }
     if (!entries.next.isEmpty() && !entries.articles.isEmpty()) {
-        fetchPage(m_client->server().resolved(QUrl(entries.next)));
+        fetchPage(nextPageFrom(entries.next));
         return;
     }
+    passEnded();
+}
+
+void SyncEngine::passEnded()
+{
+    // LIMIT/OFFSET pages with no tie-breaker: an entry that moved (changed, or deleted
+    // elsewhere) while the pages were walked shifts the others, and one of them can slip
+    // past a page boundary unseen. Fewer distinct entries than the last page's total, or a
+    // page past the end, says so: walk again (what came is kept), a few times at most.
+    const bool complete = !m_passCut && (m_passTotal < 0 || m_passSeen.size() >= m_passTotal);
+    if (!complete && m_passRepeats < MaxPassRepeats) {
+        ++m_passRepeats;
+        restartPass();
+        return;
+    }
+    m_passComplete = complete;
     finishPhase();
 }
 
@@ -227,22 +299,27 @@ void SyncEngine::finishPhase()
     m_changed += int(m_incoming.size());
     for (const Article &a : std::as_const(m_incoming))
         m_merged.insert(a.id);
+    m_incomingIndex.clear();
     m_store->mergeFromServer(std::exchange(m_incoming, {}));
-    if (m_phase == Phase::Sweep) {
+    if (m_phase == Phase::Sweep && m_passComplete) {
         m_swept = true;
-        m_store->sweep(m_seen);
+        m_store->sweep(m_passSeen);
         m_lastSweepMs = QDateTime::currentMSecsSinceEpoch();
+    } else if (m_phase == Phase::Sweep) {
+        // An entry may have slipped past: removing what was not seen could remove it. The
+        // next refresh lists everything again.
+        qCInfo(lcSync) << "the full list changed while it was read; nothing removed now";
+        m_lastSweepMs = 0;
     }
+    // A pass that may have missed an entry keeps its cursor: the next refresh asks again.
+    if (!m_passComplete)
+        m_newCursor = m_passCursor;
     m_store->setValue(key(QStringLiteral("cursor")), QString::number(m_newCursor));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (m_phase == Phase::Changes &&
         (m_lastSweepMs == 0 || now - m_lastSweepMs >= m_sweepIntervalMs)) {
         // Deleted entries do not show in "since": list them all, metadata only.
-        m_phase = Phase::Sweep;
-        m_seen.clear();
-        fetchPage(
-            m_client->entriesUrl({ { QStringLiteral("detail"), QStringLiteral("metadata") },
-                                   { QStringLiteral("perPage"), QString::number(m_pageSize) } }));
+        startPass(Phase::Sweep, {});
         return;
     }
     m_phase = Phase::Idle;
@@ -272,13 +349,13 @@ void SyncEngine::prefetchNext()
         prefetchNext();
         return;
     }
-    m_prefetchCall = m_client->fetchEntry(
-        id, WallabagClient::Waiting::Background, [this, id](const WallabagClient::Result &result) {
-            m_prefetchCall = 0;
-            if (result.ok)
-                m_store->setContent(id, result.json.value(QLatin1String("content")).toString());
-            prefetchNext();
-        });
+    m_prefetchCall = m_client->fetchEntry(id, WallabagClient::Waiting::Background,
+                                          [this, id](const WallabagClient::Result &result) {
+                                              m_prefetchCall = 0;
+                                              if (result.ok)
+                                                  storeContent(id, result.json);
+                                              prefetchNext();
+                                          });
 }
 
 void SyncEngine::fetchContent(qint64 id)
@@ -299,14 +376,23 @@ void SyncEngine::fetchContent(qint64 id)
                 Q_EMIT contentFailed(id, result.message);
                 return;
             }
-            m_store->setContent(id, result.json.value(QLatin1String("content")).toString());
+            storeContent(id, result.json);
         },
         // Offline, the manager's pinned copy of the entry (from an earlier run) is read
         // at once; the fresh one replaces it when it comes.
         [this, id](const WallabagClient::Result &copy) {
             if (!m_store->article(id).hasContent)
-                m_store->setContent(id, copy.json.value(QLatin1String("content")).toString());
+                storeContent(id, copy.json);
         });
+}
+
+void SyncEngine::storeContent(qint64 id, const QJsonObject &entry)
+{
+    // An entry wallabag never fetched has "content": null: nothing to keep, and nothing
+    // that should pass for the article's text.
+    const QJsonValue content = entry.value(QLatin1String("content"));
+    if (content.isString())
+        m_store->setContent(id, content.toString());
 }
 
 void SyncEngine::enqueue(const Change &change)

@@ -19,13 +19,18 @@ class WallabagClient;
     Keeps the local store in step with the server, both ways.
 
     Server to store: refresh() asks for what changed since the last refresh (wallabag's
-    \c since, in seconds since the epoch, with \c detail=metadata so that the list leaves
-    the content out), following \c _links.next page after page; the first refresh from a
-    server (or after the sweep interval) lists every entry and removes from the store those
-    the server no longer has (the sweep). Pages are kept aside until the last one has
-    arrived and are then written in one transaction: a refresh that is interrupted leaves
-    the old list as it was. Contents are fetched one article at a time afterwards, for
-    offline reading.
+    \c since, in seconds since the epoch, strict: asked one second early and deduplicated,
+    oldest first, with \c detail=metadata so that the list sends the content as null),
+    page after page while \c _links.next says there is one (its page number only: the link
+    names the host PHP saw, which behind a proxy is not the server signed in to); the first
+    refresh from a server (or after the sweep interval) lists every entry and removes from
+    the store those the server no longer has (the sweep). Pages are cut by LIMIT/OFFSET with
+    no tie-breaker, so a list that changed while it was walked (fewer entries than its
+    total, or a 404 for a page past its end) is walked again; if it still does not add up,
+    the cursor stays and nothing is swept, and the next refresh tries again. Pages are kept aside
+   until the last one has arrived and are then written in one transaction: a refresh that is
+   interrupted leaves the old list as it was. Contents are fetched one article at a time afterwards,
+   for offline reading.
 
     User to server: an action changes the store at once (the screen shows it) and goes to
     the ChangeQueue; its confirmation or refusal updates the article's sync state.
@@ -92,9 +97,14 @@ Q_SIGNALS:
 
 private:
     enum class Phase { Idle, Changes, Sweep };
-    void fetchPage(const QUrl &url);
+    void startPass(Phase phase, const QList<QPair<QString, QString>> &filters);
+    void restartPass();
+    void fetchPage(int page);
+    int nextPageFrom(const QString &next) const;
     void pageArrived(const QJsonObject &page);
+    void passEnded();
     void finishPhase();
+    void storeContent(qint64 id, const QJsonObject &entry);
     void setRefreshing(bool refreshing);
     void prefetchNext();
     void enqueue(const Change &change);
@@ -110,7 +120,20 @@ private:
     ChangeQueue *m_queue;
     Phase m_phase = Phase::Idle;
     QList<Article> m_incoming; // pages of this refresh, written when the last one is here
-    QSet<qint64> m_seen;
+    QHash<qint64, qsizetype> m_incomingIndex; // where each id is in m_incoming
+    // One walk through the pages of a list (a pass): its filters, the page asked for, the
+    // last page's total, the distinct entries it saw, whether a page past the end cut it,
+    // how often it was walked again, whether it is known complete, the cursor before it.
+    QList<QPair<QString, QString>> m_passFilters;
+    int m_page = 1;
+    int m_passTotal = -1;
+    QSet<qint64> m_passSeen;
+    bool m_passCut = false;
+    int m_passRepeats = 0;
+    bool m_passComplete = true;
+    qint64 m_passCursor = 0;
+    static constexpr int MaxPassRepeats = 2;
+    static constexpr qint64 SinceOverlapSeconds = 1;
     QSet<qint64> m_merged; // the entries this refresh brought, in any phase
     // Tags the user removed before the server's id of the tag was known here (wallabag
     // removes a tag from an entry by the tag's id): the tag may be on the server already,

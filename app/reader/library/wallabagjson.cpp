@@ -39,6 +39,9 @@ EntriesPage entriesPage(const QJsonObject &page, const QUrl &server)
                       .toObject()
                       .value(QLatin1String("href"))
                       .toString();
+    const QJsonValue total = page.value(QLatin1String("total"));
+    if (total.isDouble() && total.toDouble() >= 0 && total.toDouble() < 1e9)
+        result.total = total.toInt();
     return result;
 }
 

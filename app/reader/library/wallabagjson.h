@@ -34,11 +34,12 @@ struct Token
 Token token(const QByteArray &body);
 
 // One page of GET /api/entries.json: its entries (Article::fromJson(), images resolved
-// against \a server) and _links.next.href as given (empty on the last page).
+// against \a server), _links.next.href as given (empty on the last page) and its total.
 struct EntriesPage
 {
     QList<Article> articles;
     QString next;
+    int total = -1; // the list's "total", -1 when absent
 };
 EntriesPage entriesPage(const QJsonObject &page, const QUrl &server);
 

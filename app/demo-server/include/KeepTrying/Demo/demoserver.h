@@ -5,6 +5,7 @@
 #define KEEPTRYING_DEMO_DEMOSERVER_H
 
 #include <QtCore/QByteArray>
+#include <QtCore/QDateTime>
 #include <QtCore/QJsonObject>
 #include <QtCore/QList>
 #include <QtCore/QObject>
@@ -39,19 +40,21 @@ class DemoServerPrivate;
 
     Endpoints: \c{POST /oauth/v2/token} (password and refresh_token grants),
     \c{GET /api/entries.json} (page, perPage, archive, starred, sort, order, tags, since,
-    detail=full|metadata: metadata leaves each entry's content out),
+    detail=full|metadata: metadata sends each entry's content as null; absolute _links
+    built from publicBaseUrl(); a page past the end, page=0 or perPage=0 is a 404),
     \c{GET|PATCH|DELETE /api/entries/{id}.json}, \c{POST /api/entries.json},
     \c{DELETE /api/entries/{id}/tags/{tagId}.json} (removes one tag, answers the entry),
+    \c{GET /api/entries/exists.json}, \c{GET /api/user.json},
     \c{GET /api/version}, \c{GET /api/info}, \c{GET /images/{name}} (preview pictures, with
     Range support).
 
-    As in wallabag (its app/config/security.yml), \c{/api/version} and \c{/api/info} answer
-    without a token, and every other \c{/api/} endpoint needs
-    \c{Authorization: Bearer <access_token>}: without one, 401 \c{access_denied}; a token that
-    is not valid, 401 \c{invalid_grant} (also on the two anonymous paths). Token endpoint
-    errors are FOSOAuthServerBundle's (RFC 6749 §5.2): 400 with
-    \c{{"error": "invalid_grant"|"invalid_client"|"invalid_request"|"unsupported_grant_type",
-    "error_description": "..."}}.
+    As in wallabag (its app/config/security.yml), \c{/api/doc}, \c{/api/version},
+    \c{/api/info} and \c{/api/user} pass without a token (the last then asks for one), and every
+   other \c{/api/} endpoint needs \c{Authorization: Bearer <access_token>}: without one, 401
+   \c{access_denied}; a token that is not valid, 401 \c{invalid_grant} (also on the two anonymous
+   paths). Token endpoint errors are FOSOAuthServerBundle's (RFC 6749 §5.2): 400 with \c{{"error":
+   "invalid_grant"|"invalid_client"|"invalid_request"|"unsupported_grant_type", "error_description":
+   "..."}}.
 
     \section Admin API
     The admin endpoints listen on a port of their own on loopback (adminUrl()), so that they
@@ -99,10 +102,10 @@ class DemoServerPrivate;
     The server lives in the thread that created it (or the one it was moved to), which
     needs an event loop; the reader runs it on a worker QThread. Call listen() in that
     thread. addFault(), clearFaults(), faults(), setSeed(), goDown(), comeUp(), isDown(),
-    stats(), totalRequests(), resetStats(), articleCount(), recordedRequests(), baseUrl() and
-    adminUrl() may be
-    called from any thread, as may setMaxConcurrent(), maxConcurrent(), setServiceTime(),
-    serviceTime(), setIdempotencyRecordLimit() and idempotencyRecordLimit().
+    stats(), totalRequests(), resetStats(), articleCount(), recordedRequests(), baseUrl(),
+    adminUrl(), setArticleCount(), setPublicBaseUrl(), setUtcOffset(), setArticleUpdatedAt()
+    and removeArticle() may be called from any thread, as may setMaxConcurrent(), maxConcurrent(),
+   setServiceTime(), serviceTime(), setIdempotencyRecordLimit() and idempotencyRecordLimit().
 */
 class DemoServer : public QObject
 {
@@ -202,6 +205,29 @@ public:
 
     /*! Entries currently in the library (the sample has at least 40). */
     int articleCount() const;
+    /*! Makes the library \a count entries (at least 1): the sample's, then copies of them
+        with their own ids, URLs and dates; fewer keeps the first \a count. */
+    void setArticleCount(int count);
+
+    /*!
+        The scheme, host and port the entries list's absolute \c _links name, as wallabag
+        builds them from what PHP sees: behind a reverse proxy (wallabag trusts none) that
+        is the hop in front of PHP, not the address the client used, e.g.
+        \c{http://internal-host:8080}. Empty (the default): the request's own Host.
+    */
+    void setPublicBaseUrl(const QUrl &base);
+    QUrl publicBaseUrl() const;
+
+    /*! The offset from UTC, in seconds, of the dates the server writes (a PHP server writes
+        its own time zone): default +02:00, so that clients meet an offset. */
+    void setUtcOffset(int seconds);
+    int utcOffset() const;
+
+    /*! Test hooks, as wallabag's own database would allow: sets the updated_at of entry
+        \a id (whole seconds), or deletes it, without a request. False when there is no
+        such entry. */
+    bool setArticleUpdatedAt(int id, const QDateTime &when);
+    bool removeArticle(int id);
 
     /*! The last 1000 requests, oldest first. */
     QList<RecordedRequest> recordedRequests() const;
