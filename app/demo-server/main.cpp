@@ -73,8 +73,21 @@ int main(int argc, char *argv[])
         QStringLiteral("service-time"),
         QStringLiteral("Answer every request MS milliseconds after it arrived (0..600000)."),
         QStringLiteral("MS"), QStringLiteral("0"));
+    const QCommandLineOption tokenLifetimeOption(
+        QStringLiteral("token-lifetime"),
+        QStringLiteral("Access tokens expire after S seconds (wallabag's default: 3600)."),
+        QStringLiteral("S"), QStringLiteral("3600"));
+    const QCommandLineOption addFetchDelayOption(
+        QStringLiteral("add-fetch-delay"),
+        QStringLiteral("An add of a new URL takes MS more, between its look-up and its "
+                       "creation, as wallabag's page fetch (0..600000)."),
+        QStringLiteral("MS"), QStringLiteral("0"));
+    const QCommandLineOption idempotencyKeysOption(
+        QStringLiteral("idempotency-keys"),
+        QStringLiteral("Honour Idempotency-Key on writes (wallabag does not; for tests)."));
     parser.addOptions({ portOption, adminPortOption, hostOption, faultOption, seedOption,
-                        maxConcurrentOption, serviceTimeOption, verboseOption });
+                        maxConcurrentOption, serviceTimeOption, tokenLifetimeOption,
+                        addFetchDelayOption, idempotencyKeysOption, verboseOption });
     parser.process(app);
 
     if (!parser.positionalArguments().isEmpty())
@@ -106,6 +119,16 @@ int main(int argc, char *argv[])
     if (!ok || serviceTime < 0 || serviceTime > 600000)
         return usageError(QStringLiteral("--service-time must be milliseconds from 0 to 600000"));
     server.setServiceTime(serviceTime);
+    const int tokenLifetime = parser.value(tokenLifetimeOption).toInt(&ok);
+    if (!ok || tokenLifetime < 1)
+        return usageError(QStringLiteral("--token-lifetime must be a positive number of seconds"));
+    server.setAccessTokenLifetime(tokenLifetime);
+    const int addFetchDelay = parser.value(addFetchDelayOption).toInt(&ok);
+    if (!ok || addFetchDelay < 0 || addFetchDelay > 600000)
+        return usageError(
+            QStringLiteral("--add-fetch-delay must be milliseconds from 0 to 600000"));
+    server.setAddFetchDelay(addFetchDelay);
+    server.setIdempotencyKeysHonoured(parser.isSet(idempotencyKeysOption));
     const QStringList faults = parser.values(faultOption);
     for (const QString &spec : faults) {
         QString errorMessage;

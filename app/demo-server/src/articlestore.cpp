@@ -23,6 +23,7 @@ QJsonValue wallabagDate(const QDateTime &dateTime)
     return dateTime.toUTC().toString(QStringLiteral("yyyy-MM-dd'T'HH:mm:ss'+0000'"));
 }
 
+// Gedmo's sluggable on the label, with wallabag 2.6's prefix "t:" (2.5 had none).
 QString slugFor(const QString &label)
 {
     static const QRegularExpression nonWord(QStringLiteral("[^a-z0-9]+"));
@@ -32,7 +33,7 @@ QString slugFor(const QString &label)
         slug.remove(0, 1);
     while (slug.endsWith(QLatin1Char('-')))
         slug.chop(1);
-    return slug;
+    return QStringLiteral("t:") + slug;
 }
 
 } // namespace
@@ -65,8 +66,11 @@ bool ArticleStore::loadJson(const QByteArray &json, QString *errorMessage)
         article.previewImage = object.value(QLatin1String("preview_image")).toString();
         article.readingTime =
             object.value(QLatin1String("reading_time")).toInt(readingTimeFor(article.content));
-        for (const QJsonValue &tag : object.value(QLatin1String("tags")).toArray())
-            article.tags.append(tag.toString());
+        for (const QJsonValue &tag : object.value(QLatin1String("tags")).toArray()) {
+            const QString label = normalisedLabel(tag.toString());
+            if (!label.isEmpty() && !article.tags.contains(label))
+                article.tags.append(label);
+        }
         article.starred = object.value(QLatin1String("is_starred")).toBool();
         article.archived = object.value(QLatin1String("is_archived")).toBool();
         article.createdAt = QDateTime::fromString(
@@ -131,11 +135,39 @@ std::optional<Article> ArticleStore::article(int id) const
 
 std::optional<Article> ArticleStore::articleByUrl(const QString &url) const
 {
+    return articleByHashedUrl(hashedUrl(url));
+}
+
+std::optional<Article> ArticleStore::articleByHashedUrl(const QByteArray &sha1Hex) const
+{
     for (const Article &article : m_articles) {
-        if (article.url == url)
+        if (hashedUrl(article.url) == sha1Hex)
             return article;
     }
     return std::nullopt;
+}
+
+std::optional<QString> ArticleStore::tagLabel(int tagId) const
+{
+    for (auto it = m_tagIds.cbegin(); it != m_tagIds.cend(); ++it) {
+        if (it.value() == tagId)
+            return it.key();
+    }
+    return std::nullopt;
+}
+
+QByteArray ArticleStore::hashedUrl(const QString &url)
+{
+    QByteArray decoded = url.toUtf8();
+    decoded.replace('+', ' '); // urldecode() takes '+' for a space
+    return QCryptographicHash::hash(QByteArray::fromPercentEncoding(decoded),
+                                    QCryptographicHash::Sha1)
+        .toHex();
+}
+
+QString ArticleStore::normalisedLabel(const QString &label)
+{
+    return label.trimmed().toLower();
 }
 
 void ArticleStore::update(Article article)
@@ -189,14 +221,13 @@ QJsonObject ArticleStore::toJson(const Article &article, const QString &imageBas
                                   { QStringLiteral("slug"), slugFor(label) } });
     }
     const QString self = QStringLiteral("/api/entries/") + QString::number(article.id);
-    const QByteArray hashedUrl =
-        QCryptographicHash::hash(article.url.toUtf8(), QCryptographicHash::Sha1).toHex();
+    const QByteArray hash = hashedUrl(article.url);
     return QJsonObject {
         { QStringLiteral("id"), article.id },
         { QStringLiteral("title"), article.title },
         { QStringLiteral("url"), article.url },
         { QStringLiteral("given_url"), article.url },
-        { QStringLiteral("hashed_url"), QString::fromLatin1(hashedUrl) },
+        { QStringLiteral("hashed_url"), QString::fromLatin1(hash) },
         { QStringLiteral("origin_url"), QJsonValue::Null },
         { QStringLiteral("domain_name"), article.domainName },
         { QStringLiteral("reading_time"), article.readingTime },

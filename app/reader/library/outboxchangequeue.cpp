@@ -4,6 +4,7 @@
 #include "outboxchangequeue.h"
 
 #include "wallabagclient.h"
+#include "wallabagjson.h"
 
 #include <KeepTrying/outbox.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
@@ -221,18 +222,26 @@ void OutboxChangeQueue::send(const Change &change)
             false, change);
         break;
     case Change::Kind::SetTags: {
-        // wallabag's PATCH adds the tags it names and keeps the others: naming every wanted
-        // tag, this one (moved to the end of the queue by coalescing) also puts back a tag
-        // that a removal of an earlier edit, still queued, takes away.
+        // POST .../tags adds the tags it names and keeps the others (wallabag's PATCH with
+        // tags would replace them all, dropping one that another client or a tagging rule
+        // added meanwhile). Naming every wanted tag, this one (moved to the end of the
+        // queue by coalescing) also puts back a tag that a removal of an earlier edit,
+        // still queued, takes away; an empty one replaces an earlier edit's add still queued.
+        // Labels are compared as wallabag stores them (lower-cased).
+        const QHash<QString, int> onServer = WallabagJson::tagIdsByLabel(change.serverTagIds);
+        QStringList wanted;
+        for (const QString &label : change.tags)
+            wanted << WallabagJson::tagLabel(label);
         bool any = false;
-        if (!change.tags.isEmpty()) {
-            any = put("PATCH", entry,
-                      json({ { QStringLiteral("tags"), change.tags.join(QLatin1Char(',')) } }),
+        if (!wanted.isEmpty() || holds(id, Change::Kind::SetTags)) {
+            any = put("POST", m_client->apiUrl(QStringLiteral("api/entries/%1/tags.json").arg(id)),
+                      json({ { QStringLiteral("tags"), wanted.join(QLatin1Char(',')) } }),
                       coalescingOf(id, change.kind), false, change);
         }
-        for (auto it = change.serverTagIds.cbegin(); it != change.serverTagIds.cend(); ++it) {
-            if (change.tags.contains(it.key()))
+        for (auto it = onServer.cbegin(); it != onServer.cend(); ++it) {
+            if (wanted.contains(it.key()))
                 continue;
+            // 200 even when the tag is no longer on the entry.
             const QUrl tag = m_client->apiUrl(
                 QStringLiteral("api/entries/%1/tags/%2.json").arg(id).arg(it.value()));
             any =
@@ -339,15 +348,20 @@ void OutboxChangeQueue::discard(qint64 articleId)
 Change OutboxChangeQueue::changeOf(const OutboxItem &item)
 {
     static const QRegularExpression entryPath(
-        QStringLiteral("/api/entries/(-?[0-9]+)(?:/tags/([0-9]+))?\\.json$"));
+        QStringLiteral("/api/entries/(-?[0-9]+)(/tags(?:/([0-9]+))?)?\\.json$"));
     static const QRegularExpression addPath(QStringLiteral("/api/entries\\.json$"));
     Change change;
     const QString path = item.url.path();
     const QJsonObject body = QJsonDocument::fromJson(item.body).object();
     if (const QRegularExpressionMatch m = entryPath.match(path); m.hasMatch()) {
         change.articleId = m.captured(1).toLongLong();
-        if (!m.captured(2).isEmpty()) {
+        if (!m.captured(3).isEmpty()) {
             change.kind = Change::Kind::SetTags; // the removal of one tag
+        } else if (!m.captured(2).isEmpty()) {
+            change.kind = Change::Kind::SetTags; // the tags added
+            change.tags = body.value(QLatin1String("tags"))
+                              .toString()
+                              .split(QLatin1Char(','), Qt::SkipEmptyParts);
         } else if (item.method == "DELETE") {
             change.kind = Change::Kind::Delete;
         } else if (body.contains(QLatin1String("starred"))) {

@@ -30,9 +30,11 @@ class RetryingNetworkAccessManager;
     article go one at a time, in order) and a coalescing key per article and field
     ("entry/<id>/starred", "entry/<id>/archive", "entry/<id>/tags"), so that two star
     toggles made offline leave one PATCH with the last value. A DELETE cancels the changes
-    of that article still queued. A tag edit is a PATCH naming every wanted tag (wallabag's
-    PATCH adds, and keeps the others) and a DELETE per tag to remove; the PATCH, coalesced,
-    moves behind a removal of an earlier edit, so the last edit wins.
+    of that article still queued. A tag edit is a POST to the entry's tags naming every
+    wanted tag (it adds them and keeps the others: wallabag's PATCH with tags would replace
+    them all, dropping a tag another client or a tagging rule added meanwhile) and a DELETE
+    per tag to remove; the POST, coalesced, moves behind a removal of an earlier edit, so
+    the last edit wins.
 
     Items say what they are: the method, the URL and the body are decoded back into a
     Change after a restart, so nothing else needs to be stored to report an outcome.

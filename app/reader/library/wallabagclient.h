@@ -92,13 +92,15 @@ public:
         the network is gone, \a stale (if set) is called first with the stored copy, at
         most once; \a done follows as always. */
     quint64 fetchEntry(qint64 id, Waiting waiting, Callback done, Callback stale = {});
-    /*! PATCH api/entries/{id}.json with \a fields (starred, archive, tags: JSON). */
+    /*! PATCH api/entries/{id}.json with \a fields (starred, archive: JSON). Not for tags:
+        wallabag's PATCH replaces all the entry's tags with a non-empty list; tags are added
+        with POST api/entries/{id}/tags.json and removed one by one (removeTag()). */
     quint64 patchEntry(qint64 id, const QJsonObject &fields, Callback done);
     /*! DELETE api/entries/{id}.json. A 404 counts as done: it is gone either way. */
     quint64 deleteEntry(qint64 id, Callback done);
     /*! POST api/entries.json: saves \a url; answers the new (or existing) entry. */
     quint64 addEntry(const QUrl &url, Callback done);
-    /*! DELETE api/entries/{id}/tags/{tagId}.json. */
+    /*! DELETE api/entries/{id}/tags/{tagId}.json (200 even when the tag is not on it). */
     quint64 removeTag(qint64 id, int tagId, Callback done);
     /*! The access token of the current sign-in, or empty before the first one: for the
         Outbox's signer, which adds it to each replay of a write at send time. */
