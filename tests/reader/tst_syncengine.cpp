@@ -52,6 +52,8 @@ private Q_SLOTS:
     void tagAddedElsewhereMeanwhileSurvives();
     void refusedChangeIsFailedWithReason();
     void expiredTokenIsRenewedUnnoticed();
+    void expiredTokenRenewedOnceForEverything();
+    void renewalWithoutAnswerKeepsSignIn();
     void wrongPasswordInWords();
     void pendingChangesResumeAtStart();
     void offlineChangesSurviveAQuit();
@@ -407,6 +409,81 @@ void tst_SyncEngine::expiredTokenIsRenewedUnnoticed()
     const QList<RecordedRequest> tokens = requests("POST", QStringLiteral("/oauth/v2/token"));
     QCOMPARE(tokens.size(), 1);
     QVERIFY(tokens.first().body.contains("grant_type=refresh_token"));
+}
+
+void tst_SyncEngine::expiredTokenRenewedOnceForEverything()
+{
+    // wallabag's tokens expire (3600 s) and a refresh token works once. With the token
+    // expired, 20 reads and 10 queued writes in flight: one token request, every one of
+    // them done, the writes to each article applied in the order made, nobody signed out.
+    QVERIFY(refresh());
+    QSignalSpy signedIn(m_client.get(), &WallabagClient::signedInChanged);
+    QSignalSpy signInFailed(m_client.get(), &WallabagClient::signInFailed);
+    const QByteArray oldToken = m_client->accessToken();
+    (*m_server)->expireAccessTokens();
+    (*m_server)->resetStats();
+    const int issued = (*m_server)->stats().value(QLatin1String("tokens_issued")).toInt();
+
+    int readsOk = 0;
+    for (int i = 0; i < 20; ++i) {
+        m_client->fetchEntry(1 + i % 10, WallabagClient::Waiting::Background,
+                             [&readsOk](const WallabagClient::Result &r) { readsOk += r.ok; });
+    }
+    const QList<qint64> articles { 2, 3, 4, 5, 6 };
+    for (qint64 id : articles) {
+        m_engine->setStarred(id, !m_store->article(id).starred);
+        m_engine->setArchived(id, !m_store->article(id).archived);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(readsOk == 20 && m_queue->waitingCount() == 0, 10000);
+    QCOMPARE(m_queue->outbox()->deadLetterCount(), 0);
+    QCOMPARE(requests("POST", QStringLiteral("/oauth/v2/token")).size(), 1);
+    QCOMPARE((*m_server)->stats().value(QLatin1String("tokens_issued")).toInt(), issued + 1);
+    QVERIFY(signedIn.isEmpty());
+    QVERIFY(signInFailed.isEmpty());
+    QVERIFY(m_client->isSignedIn());
+    QVERIFY(m_client->accessToken() != oldToken);
+    for (qint64 id : articles) {
+        // The writes that got through (with the new token), in the order they were made.
+        QStringList order;
+        for (const RecordedRequest &r :
+             requests("PATCH", QStringLiteral("/api/entries/%1.json").arg(id))) {
+            bool newToken = false;
+            for (const auto &[name, value] : r.headers)
+                newToken = newToken ||
+                    (name.compare("Authorization", Qt::CaseInsensitive) == 0 &&
+                     !value.endsWith(oldToken));
+            if (newToken)
+                order << QString::fromUtf8(r.body);
+        }
+        QCOMPARE(order.size(), 2);
+        QVERIFY2(order.at(0).contains(QLatin1String("starred")) &&
+                     order.at(1).contains(QLatin1String("archive")),
+                 qPrintable(order.join(QLatin1Char(' '))));
+        QCOMPARE(m_store->article(id).syncState, SyncState::Saved);
+    }
+}
+
+void tst_SyncEngine::renewalWithoutAnswerKeepsSignIn()
+{
+    // The token expired and the server is down when it is renewed: the reader stays signed
+    // in, keeps its credentials, and renews once the server answers again.
+    QVERIFY(refresh());
+    QSignalSpy signedIn(m_client.get(), &WallabagClient::signedInChanged);
+    QSignalSpy signInFailed(m_client.get(), &WallabagClient::signInFailed);
+    (*m_server)->expireAccessTokens();
+    (*m_server)->addFault(QStringLiteral("route=/oauth/v2/token,drop=before-headers,count=3"));
+    bool done = false;
+    bool ok = false;
+    m_client->fetchEntry(1, WallabagClient::Waiting::Background,
+                         [&](const WallabagClient::Result &r) {
+                             done = true;
+                             ok = r.ok;
+                         });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 15000);
+    QVERIFY(ok);
+    QVERIFY(signedIn.isEmpty());
+    QVERIFY(signInFailed.isEmpty());
+    QVERIFY(m_client->isSignedIn());
 }
 
 void tst_SyncEngine::wrongPasswordInWords()

@@ -51,21 +51,13 @@ OutboxChangeQueue::OutboxChangeQueue(WallabagClient *client,
     : ChangeQueue(parent), m_client(client), m_manager(manager), m_path(databasePath)
 {
     connect(client, &WallabagClient::signedInChanged, this, [this](bool signedIn) {
-        if (!signedIn)
-            return;
-        if (!m_outbox) {
+        if (signedIn && !m_outbox)
             open();
-            return;
-        }
-        // A new token: the items refused with 401 go again, with their keys.
-        const QList<qint64> renewed = m_renewed.values();
-        for (qint64 id : renewed) {
-            if (m_outbox->item(id).state == OutboxItem::State::DeadLetter &&
-                m_outbox->requeue(id)) {
-                m_items[id].dead = false;
-            }
-        }
-        countChanged();
+    });
+    // A new token: the items held by a 401 go now, each in its place.
+    connect(client, &WallabagClient::tokenRenewed, this, [this] {
+        if (m_outbox)
+            m_outbox->flush();
     });
     if (client->isSignedIn())
         QTimer::singleShot(0, this, [this] {
@@ -84,7 +76,6 @@ void OutboxChangeQueue::setDatabasePath(const QString &databasePath)
     m_path = databasePath;
     m_held.clear();
     m_items.clear();
-    m_renewed.clear();
     countChanged();
     if (m_client->isSignedIn())
         QTimer::singleShot(0, this, [this, path = m_path] {
@@ -108,6 +99,18 @@ void OutboxChangeQueue::open()
     });
     // Gone already (deleted here or elsewhere, or a tag removed meanwhile): as wanted.
     m_outbox->setSuccessPredicate(&Outbox::deleteGoneIsSuccess);
+    // The token expired while the item waited (wallabag's last 3600 s): not a refusal. The
+    // item keeps its place, so the writes to an article stay in order, and goes again
+    // with the new token (tokenRenewed above); one renewal serves every item.
+    m_outbox->setRetryLaterPredicate(
+        [client = m_client](const OutboxItem &, int status, const QNetworkRequest &sent) {
+            if (status != 401)
+                return false;
+            const QByteArray authorization = sent.rawHeader("Authorization");
+            client->renewSignIn(authorization.startsWith("Bearer ") ? authorization.mid(7)
+                                                                    : QByteArray());
+            return true;
+        });
     connect(m_outbox.get(), &Outbox::itemDelivered, this,
             [this](qint64 id, int, const QByteArray &body) { delivered(id, body); });
     connect(m_outbox.get(), &Outbox::itemDeadLettered, this, &OutboxChangeQueue::deadLettered);
@@ -290,7 +293,6 @@ void OutboxChangeQueue::delivered(qint64 id, const QByteArray &body)
         return;
     const Change change = it->change;
     m_items.erase(it);
-    m_renewed.remove(id);
     countChanged();
     // A later change of the same field still waits: that one will be confirmed.
     for (const Entry &entry : std::as_const(m_items)) {
@@ -309,14 +311,6 @@ void OutboxChangeQueue::deadLettered(qint64 id, int status, const QString &reaso
     const auto it = m_items.find(id);
     if (it == m_items.end())
         return;
-    if (status == 401 && !m_renewed.contains(id)) {
-        // The token expired while the item waited: sign in again, then it goes once more
-        // with its key (see the signedInChanged handler).
-        m_renewed.insert(id);
-        it->dead = true;
-        m_client->renewSignIn();
-        return;
-    }
     it->dead = true;
     countChanged();
     const OutboxItem item = m_outbox->item(id);
@@ -336,7 +330,6 @@ void OutboxChangeQueue::discard(qint64 articleId)
     for (auto it = m_items.begin(); it != m_items.end();) {
         if (it->dead && it->change.articleId == articleId && m_outbox &&
             m_outbox->discard(it.key())) {
-            m_renewed.remove(it.key());
             it = m_items.erase(it);
         } else {
             ++it;

@@ -43,9 +43,11 @@ class RetryingNetworkAccessManager;
     token to every replay, and a replay without one would be refused. Changes made before
     that are held in memory; the store marks them pending, so none is lost if the reader
     quits first (the engine enqueues the store's pending fields the queue does not hold,
-    once opened()). A 401 to a replay (the token expired meanwhile) renews the sign-in and
-    queues the item again with its key, once per item; other refusals are reported
-    (refused()) and stay as dead letters until the user undoes or discards them.
+    once opened()). A 401 to a replay (the token expired meanwhile) is no refusal: the
+    item keeps its place in the outbox (the article's later writes wait behind it), the
+    client renews the sign-in (once for all of them) and the item goes again with the new
+    token. Other refusals are reported (refused()) and stay as dead letters until the user
+    undoes or discards them.
 */
 class OutboxChangeQueue : public ChangeQueue
 {
@@ -101,7 +103,6 @@ private:
     std::unique_ptr<KeepTrying::Outbox> m_outbox;
     QList<Change> m_held; // before the outbox opens
     QHash<qint64, Entry> m_items; // outbox item id -> what it is, pending and dead
-    QSet<qint64> m_renewed; // items queued again after a 401
     int m_lastCount = -1;
 };
 
