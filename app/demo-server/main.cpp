@@ -89,9 +89,22 @@ int main(int argc, char *argv[])
         QStringLiteral("Write dates in this offset from UTC, as a PHP server writes its own "
                        "time zone (default +0200)."),
         QStringLiteral("+HHMM"), QStringLiteral("+0200"));
+    const QCommandLineOption tokenLifetimeOption(
+        QStringLiteral("token-lifetime"),
+        QStringLiteral("Access tokens expire after S seconds (wallabag's default: 3600)."),
+        QStringLiteral("S"), QStringLiteral("3600"));
+    const QCommandLineOption addFetchDelayOption(
+        QStringLiteral("add-fetch-delay"),
+        QStringLiteral("An add of a new URL takes MS more, between its look-up and its "
+                       "creation, as wallabag's page fetch (0..600000)."),
+        QStringLiteral("MS"), QStringLiteral("0"));
+    const QCommandLineOption idempotencyKeysOption(
+        QStringLiteral("idempotency-keys"),
+        QStringLiteral("Honour Idempotency-Key on writes (wallabag does not; for tests)."));
     parser.addOptions({ portOption, adminPortOption, hostOption, faultOption, seedOption,
                         maxConcurrentOption, serviceTimeOption, articlesOption, publicBaseOption,
-                        utcOffsetOption, verboseOption });
+                        utcOffsetOption, tokenLifetimeOption, addFetchDelayOption,
+                        idempotencyKeysOption, verboseOption });
     parser.process(app);
 
     if (!parser.positionalArguments().isEmpty())
@@ -142,6 +155,16 @@ int main(int argc, char *argv[])
         return usageError(QStringLiteral("--utc-offset must be +HHMM or -HHMM"));
     server.setUtcOffset((offset.captured(1) == QLatin1String("-") ? -1 : 1) *
                         (offset.captured(2).toInt() * 3600 + offset.captured(3).toInt() * 60));
+    const int tokenLifetime = parser.value(tokenLifetimeOption).toInt(&ok);
+    if (!ok || tokenLifetime < 1)
+        return usageError(QStringLiteral("--token-lifetime must be a positive number of seconds"));
+    server.setAccessTokenLifetime(tokenLifetime);
+    const int addFetchDelay = parser.value(addFetchDelayOption).toInt(&ok);
+    if (!ok || addFetchDelay < 0 || addFetchDelay > 600000)
+        return usageError(
+            QStringLiteral("--add-fetch-delay must be milliseconds from 0 to 600000"));
+    server.setAddFetchDelay(addFetchDelay);
+    server.setIdempotencyKeysHonoured(parser.isSet(idempotencyKeysOption));
     const QStringList faults = parser.values(faultOption);
     for (const QString &spec : faults) {
         QString errorMessage;

@@ -7,6 +7,8 @@
 
 #include "demotoken.h"
 
+#include <QtCore/QCryptographicHash>
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QProcess>
@@ -68,6 +70,12 @@ private Q_SLOTS:
     void createAndDelete();
     void detailMetadataSendsContentNull();
     void removeTagById();
+    void accessTokenExpires();
+    void tagsAsWallabagStoresThem();
+    void postSameUrlUpdatesTheEntry();
+    void entriesExist();
+    void idempotencyKeyIgnoredByDefault();
+    void slowAddsOfOneUrlRace();
     void faultStatusAndCount();
     void faultRetryAfter_data();
     void faultRetryAfter();
@@ -217,7 +225,7 @@ void tst_DemoServer::tokenGrant_data()
         << 400 << QStringLiteral("invalid_client");
     QTest::newRow("no grant type") << form << client << 400 << QStringLiteral("invalid_request");
     QTest::newRow("unknown grant type")
-        << form << "grant_type=magic&" + client << 400 << QStringLiteral("unsupported_grant_type");
+        << form << "grant_type=magic&" + client << 400 << QStringLiteral("invalid_request");
 }
 
 void tst_DemoServer::tokenGrant()
@@ -275,6 +283,14 @@ void tst_DemoServer::refreshGrant()
                   { { "Authorization", "Bearer " + accessToken } })
                  .status,
              200);
+    // A refresh token works once (wallabag deletes it when it issues the new pair).
+    const Result again = send("POST", QStringLiteral("/oauth/v2/token"), refresh,
+                              { { "Content-Type", "application/x-www-form-urlencoded" } });
+    QCOMPARE(again.status, 400);
+    QCOMPARE(again.json().value(QLatin1String("error")).toString(),
+             QStringLiteral("invalid_grant"));
+    QCOMPARE(again.json().value(QLatin1String("error_description")).toString(),
+             QStringLiteral("Invalid refresh token"));
 
     const Result bad = send("POST", QStringLiteral("/oauth/v2/token"),
                             "grant_type=refresh_token&client_id=keeptrying-demo&client_secret="
@@ -553,6 +569,7 @@ void tst_DemoServer::previewPicture()
 
 void tst_DemoServer::patchWithIdempotencyKey()
 {
+    m_server->setIdempotencyKeysHonoured(true); // not wallabag's: on request only
     const QJsonObject before = get(QStringLiteral("/api/entries/3.json")).json();
     QCOMPARE(before.value(QLatin1String("is_starred")).toInt(), 0);
 
@@ -564,8 +581,8 @@ void tst_DemoServer::patchWithIdempotencyKey()
     const QJsonObject patched = first.json();
     QCOMPARE(patched.value(QLatin1String("is_starred")).toInt(), 1);
     QCOMPARE(patched.value(QLatin1String("title")).toString(), QStringLiteral("Starred once"));
-    QCOMPARE(patched.value(QLatin1String("tags")).toArray().size(),
-             before.value(QLatin1String("tags")).toArray().size() + 2);
+    // A tags list replaces the entry's tags, as in wallabag since 2.3.
+    QCOMPARE(patched.value(QLatin1String("tags")).toArray().size(), 2);
 
     // Unstar in between: a replay of the first PATCH must not star it again.
     QCOMPARE(send("PATCH", QStringLiteral("/api/entries/3.json"), "starred=0",
@@ -594,6 +611,7 @@ void tst_DemoServer::patchWithIdempotencyKey()
 
 void tst_DemoServer::idempotencyKeyReusedForAnotherRequest()
 {
+    m_server->setIdempotencyKeysHonoured(true); // not wallabag's: on request only
     Headers headers = auth();
     headers.append(qMakePair(QByteArray("Idempotency-Key"), QByteArray("same-key")));
     QCOMPARE(
@@ -610,6 +628,7 @@ void tst_DemoServer::idempotencyKeyReusedForAnotherRequest()
 
 void tst_DemoServer::idempotencyRecordIsBounded()
 {
+    m_server->setIdempotencyKeysHonoured(true); // not wallabag's: on request only
     // The record keeps the latest writes only (the soak saw the reader's process grow by a
     // whole entry per change the user made): the limit's latest are answered from it, an
     // older one is applied again.
@@ -677,13 +696,163 @@ void tst_DemoServer::removeTagById()
         left << tag.toObject().value(QLatin1String("label")).toString();
     QCOMPARE(left.size(), tags.size() - 1);
     QVERIFY(!left.contains(label));
-    QCOMPARE(send("DELETE", path, {}, auth()).status, 404); // no longer on the entry
+    // No longer on the entry, but the tag exists: wallabag answers 200 and changes nothing.
+    const Result again = send("DELETE", path, {}, auth());
+    QCOMPARE(again.status, 200);
+    QCOMPARE(again.json().value(QLatin1String("tags")).toArray().size(), tags.size() - 1);
+    QCOMPARE(send("DELETE", QStringLiteral("/api/entries/1/tags/99999.json"), {}, auth()).status,
+             404); // no such tag at all
     QCOMPARE(send("DELETE", QStringLiteral("/api/entries/99999/tags/1.json"), {}, auth()).status,
              404);
 }
 
+void tst_DemoServer::accessTokenExpires()
+{
+    const QByteArray first = token();
+    QCOMPARE(get(QStringLiteral("/api/entries/1.json")).status, 200);
+    m_server->expireAccessTokens();
+    const Result expired = get(QStringLiteral("/api/entries/1.json"));
+    QCOMPARE(expired.status, 401);
+    QCOMPARE(expired.json().value(QLatin1String("error")).toString(),
+             QStringLiteral("invalid_grant"));
+    QCOMPARE(expired.json().value(QLatin1String("error_description")).toString(),
+             QStringLiteral("The access token provided has expired."));
+    QCOMPARE(expired.headers.value("www-authenticate"),
+             QByteArray("Bearer realm=\"Service\", error=\"invalid_grant\", "
+                        "error_description=\"The access token provided has expired.\""));
+    // Checked on the anonymous paths too, as FOSOAuthServerBundle does.
+    QCOMPARE(send("GET", QStringLiteral("/api/version"), {}, auth()).status, 401);
+    QCOMPARE(m_server->stats().value(QLatin1String("tokens_issued")).toInt(), 1);
+    // The lifetime a new token gets, in the answer.
+    m_server->setAccessTokenLifetime(2);
+    const Result grant = send("POST", QStringLiteral("/oauth/v2/token"),
+                              "grant_type=password&client_id=keeptrying-demo&client_secret="
+                              "keeptrying-demo-secret&username=demo&password=demo",
+                              { { "Content-Type", "application/x-www-form-urlencoded" } });
+    QCOMPARE(grant.json().value(QLatin1String("expires_in")).toInt(), 2);
+    QCOMPARE(grant.headers.value("pragma"), QByteArray("no-cache"));
+    Q_UNUSED(first)
+}
+
+void tst_DemoServer::tagsAsWallabagStoresThem()
+{
+    // Labels lower-cased and trimmed, slugs "t:label" (2.6); PATCH replaces the tags, POST
+    // .../tags adds.
+    const QString path = QStringLiteral("/api/entries/2.json");
+    const auto labels = [](const Result &result) {
+        QStringList list;
+        for (const QJsonValue &tag : result.json().value(QLatin1String("tags")).toArray())
+            list << tag.toObject().value(QLatin1String("label")).toString();
+        list.sort();
+        return list;
+    };
+    const Result patched = send("PATCH", path, R"({"tags":" Research ,Rust,research"})", auth());
+    QCOMPARE(patched.status, 200);
+    QCOMPARE(labels(patched), QStringList({ QStringLiteral("research"), QStringLiteral("rust") }));
+    const QJsonObject tag =
+        patched.json().value(QLatin1String("tags")).toArray().first().toObject();
+    QCOMPARE(tag.value(QLatin1String("slug")).toString(),
+             QStringLiteral("t:") + tag.value(QLatin1String("label")).toString());
+    QCOMPARE(labels(send("PATCH", path, R"({"tags":""})", auth())), labels(patched)); // untouched
+    const Result added =
+        send("POST", QStringLiteral("/api/entries/2/tags.json"), R"({"tags":"Go,rust"})", auth());
+    QCOMPARE(added.status, 200);
+    QCOMPARE(
+        labels(added),
+        QStringList({ QStringLiteral("go"), QStringLiteral("research"), QStringLiteral("rust") }));
+    const Result listed = get(QStringLiteral("/api/entries/2/tags.json"));
+    QCOMPARE(listed.status, 200);
+    QCOMPARE(QJsonDocument::fromJson(listed.body).array().size(), 3);
+}
+
+void tst_DemoServer::postSameUrlUpdatesTheEntry()
+{
+    const Result created = send("POST", QStringLiteral("/api/entries.json"),
+                                R"({"url":"https://example.org/twice","tags":"one"})", auth());
+    const int id = created.json().value(QLatin1String("id")).toInt();
+    const Result again =
+        send("POST", QStringLiteral("/api/entries.json"),
+             R"({"url":"https://example.org/twice","archive":1,"tags":"Two"})", auth());
+    QCOMPARE(again.status, 200);
+    QCOMPARE(again.json().value(QLatin1String("id")).toInt(), id);
+    QCOMPARE(again.json().value(QLatin1String("is_archived")).toInt(), 1);
+    QCOMPARE(again.json().value(QLatin1String("tags")).toArray().size(), 2);
+    // The same URL percent-encoded is the same URL (sha1 of the decoded one).
+    const QByteArray encoded = R"({"url":"https://example.org/%74wice"})";
+    const Result same = send("POST", QStringLiteral("/api/entries.json"), encoded, auth());
+    QCOMPARE(same.json().value(QLatin1String("id")).toInt(), id);
+}
+
+void tst_DemoServer::entriesExist()
+{
+    const QString url =
+        get(QStringLiteral("/api/entries/2.json")).json().value(QLatin1String("url")).toString();
+    const QString encoded = QString::fromLatin1(QUrl::toPercentEncoding(url));
+    const auto exists = [&](const QString &query) {
+        return get(QStringLiteral("/api/entries/exists.json?") + query);
+    };
+    QCOMPARE(exists(QStringLiteral("url=") + encoded).json().value(QLatin1String("exists")),
+             QJsonValue(true));
+    QCOMPARE(
+        exists(QStringLiteral("return_id=1&url=") + encoded).json().value(QLatin1String("exists")),
+        QJsonValue(2));
+    QCOMPARE(exists(QStringLiteral("url=https%3A%2F%2Fexample.org%2Fnothing"))
+                 .json()
+                 .value(QLatin1String("exists")),
+             QJsonValue(false));
+    const Result none = exists(QStringLiteral("return_id=1&url=https%3A%2F%2Fexample.org%2Fno"));
+    QVERIFY(none.json().contains(QLatin1String("exists")));
+    QVERIFY(none.json().value(QLatin1String("exists")).isNull());
+    const QString hash = QString::fromLatin1(
+        QCryptographicHash::hash(url.toUtf8(), QCryptographicHash::Sha1).toHex());
+    QCOMPARE(exists(QStringLiteral("hashed_url=") + hash).json().value(QLatin1String("exists")),
+             QJsonValue(true));
+    const QJsonObject many = exists(QStringLiteral("urls[]=") + encoded +
+                                    QStringLiteral("&urls[]=https%3A%2F%2Fx.org%2F"))
+                                 .json();
+    QCOMPARE(many.value(url), QJsonValue(true));
+    QCOMPARE(many.value(QLatin1String("https://x.org/")), QJsonValue(false));
+    QCOMPARE(exists(QString()).status, 403);
+    QCOMPARE(exists(QStringLiteral("url=")).status, 403);
+}
+
+void tst_DemoServer::idempotencyKeyIgnoredByDefault()
+{
+    // wallabag has no Idempotency-Key: a repeat is applied again.
+    Headers headers = auth();
+    headers.append(qMakePair(QByteArray("Idempotency-Key"), QByteArray("ignored")));
+    const QByteArray archive = R"({"archive":1})";
+    QCOMPARE(send("PATCH", QStringLiteral("/api/entries/4.json"), archive, headers).status, 200);
+    QCOMPARE(send("PATCH", QStringLiteral("/api/entries/4.json"), archive, headers).status, 200);
+    const QJsonObject stats = m_server->stats();
+    QCOMPARE(stats.value(QLatin1String("writes_applied")).toInt(), 2);
+    QCOMPARE(stats.value(QLatin1String("duplicate_writes_rejected")).toInt(), 0);
+}
+
+void tst_DemoServer::slowAddsOfOneUrlRace()
+{
+    // wallabag looks the URL up, fetches the page, then creates the entry: two adds of a new
+    // URL during the fetch make two entries. An add of a URL saved already is not slowed.
+    const int count = m_server->articleCount();
+    m_server->setAddFetchDelay(300);
+    const QByteArray body = R"({"url":"https://example.org/raced"})";
+    QNetworkRequest request(
+        QUrl(m_server->baseUrl().toString() + QStringLiteral("/api/entries.json")));
+    request.setRawHeader("Authorization", "Bearer " + token());
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    std::unique_ptr<QNetworkReply> first(m_nam->post(request, body));
+    std::unique_ptr<QNetworkReply> second(m_nam->post(request, body));
+    QTRY_VERIFY_WITH_TIMEOUT(first->isFinished() && second->isFinished(), 5000);
+    QCOMPARE(m_server->articleCount(), count + 2);
+    QElapsedTimer timer;
+    timer.start();
+    QCOMPARE(send("POST", QStringLiteral("/api/entries.json"), body, auth()).status, 200);
+    QCOMPARE(m_server->articleCount(), count + 2);
+}
+
 void tst_DemoServer::entryWritesInOrder()
 {
+    m_server->setIdempotencyKeysHonoured(true); // not wallabag's: on request only
     Headers first = auth();
     first.append(qMakePair(QByteArray("Idempotency-Key"), QByteArray("write-1")));
     Headers second = auth();
@@ -890,6 +1059,7 @@ void tst_DemoServer::dropMidBody()
 
 void tst_DemoServer::dropMidBodyAfterWriteIsApplied()
 {
+    m_server->setIdempotencyKeysHonoured(true); // not wallabag's: on request only
     QVERIFY(m_server->addFault(
         QStringLiteral("route=/api/entries/*,method=PATCH,drop=mid-body,count=1")));
     Headers headers = auth();

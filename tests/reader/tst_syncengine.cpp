@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 
 #include "demoserverthread.h"
+#include "demotoken.h"
 #include "testhelpers.h"
 
 #include "library/accountswitcher.h"
@@ -16,9 +17,12 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QUrlQuery>
+#include <QtNetwork/QNetworkProxy>
+#include <QtNetwork/QNetworkReply>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 
@@ -44,8 +48,12 @@ private Q_SLOTS:
     void changeAppliesOnceAndConfirms();
     void tagsAddedAndRemoved();
     void tagRemovedBeforeItsIdIsKnown();
+    void capitalisedTagRemovedBeforeRefreshIsGone();
+    void tagAddedElsewhereMeanwhileSurvives();
     void refusedChangeIsFailedWithReason();
     void expiredTokenIsRenewedUnnoticed();
+    void expiredTokenRenewedOnceForEverything();
+    void renewalWithoutAnswerKeepsSignIn();
     void wrongPasswordInWords();
     void pendingChangesResumeAtStart();
     void offlineChangesSurviveAQuit();
@@ -59,6 +67,10 @@ private:
     void makeEngine(const QString &password = DemoServer::demoPassword());
     bool refresh();
     QList<RecordedRequest> requests(const QByteArray &method, const QString &pathStart) const;
+    // Another client's write, straight to the server: {status, body}.
+    QPair<int, QJsonObject> otherClient(const QByteArray &method, const QString &path,
+                                        const QByteArray &body = {});
+    QStringList serverTags(int entry);
 
     std::unique_ptr<KeepTrying::Test::DemoServerThread> m_server;
     std::unique_ptr<KeepTrying::RetryingNetworkAccessManager> m_manager;
@@ -128,6 +140,35 @@ QList<RecordedRequest> tst_SyncEngine::requests(const QByteArray &method,
             result << r;
     }
     return result;
+}
+
+QPair<int, QJsonObject> tst_SyncEngine::otherClient(const QByteArray &method, const QString &path,
+                                                    const QByteArray &body)
+{
+    QNetworkAccessManager nam;
+    nam.setProxy(QNetworkProxy::NoProxy);
+    QNetworkRequest request(QUrl((*m_server)->baseUrl().toString() + path));
+    request.setRawHeader("Authorization",
+                         "Bearer " + KeepTrying::Test::demoToken(*m_server->server(), &nam));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    std::unique_ptr<QNetworkReply> reply(nam.sendCustomRequest(request, method, body));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    if (!finished.wait(10000))
+        return { 0, {} };
+    return { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
+             QJsonDocument::fromJson(reply->readAll()).object() };
+}
+
+QStringList tst_SyncEngine::serverTags(int entry)
+{
+    QStringList labels;
+    const QJsonArray tags = otherClient("GET", QStringLiteral("/api/entries/%1.json").arg(entry))
+                                .second.value(QLatin1String("tags"))
+                                .toArray();
+    for (const QJsonValue &tag : tags)
+        labels << tag.toObject().value(QLatin1String("label")).toString();
+    labels.sort();
+    return labels;
 }
 
 void tst_SyncEngine::firstRefreshListsMetadataOnly()
@@ -257,8 +298,8 @@ void tst_SyncEngine::tagsAddedAndRemoved()
 void tst_SyncEngine::tagRemovedBeforeItsIdIsKnown()
 {
     // A tag added, then removed before a refresh brought its id (wallabag removes a tag from
-    // an entry by the tag's id, and a PATCH naming tags only adds): the removal reaches the
-    // server all the same, and the tag does not come back on screen. The soak lost such a
+    // an entry by the tag's id, and the reader adds tags with POST .../tags): the removal reaches
+    // the server all the same, and the tag does not come back on screen. The soak lost such a
     // removal (the entry kept the tag, and so did the screen after the next refresh).
     QVERIFY(refresh());
     const QStringList before = m_store->article(1).tags;
@@ -268,7 +309,7 @@ void tst_SyncEngine::tagRemovedBeforeItsIdIsKnown()
     (*m_server)->addFault(
         QStringLiteral("route=/api/entries.json,method=GET,latency=1000,count=1"));
     m_engine->setTags(1, with);
-    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 5000); // the PATCH is applied
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 5000); // the add is applied
     QTRY_VERIFY_WITH_TIMEOUT(m_engine->isRefreshing(), 5000);
     QVERIFY(!m_store->article(1).tagIds.contains(QStringLiteral("just-added")));
     m_engine->setTags(1, before);
@@ -283,6 +324,61 @@ void tst_SyncEngine::tagRemovedBeforeItsIdIsKnown()
     wanted.sort();
     QCOMPARE(now, wanted);
     QCOMPARE(m_store->article(1).syncState, SyncState::Saved);
+}
+
+void tst_SyncEngine::capitalisedTagRemovedBeforeRefreshIsGone()
+{
+    // wallabag stores "Research" as "research". Added, then removed before a refresh brought
+    // the tag's id, it must go on the server too, and not come back at the next refresh.
+    // An article without tags, so that no other tag edit hides the removal.
+    QVERIFY(refresh());
+    m_engine->setTags(1, {});
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->waitingCount() == 0 && !m_engine->isRefreshing() &&
+                                 m_store->article(1).syncState == SyncState::Saved,
+                             10000);
+    QVERIFY(refresh());
+    const QStringList before = m_store->article(1).tags;
+    QVERIFY(before.isEmpty());
+    QVERIFY(serverTags(1).isEmpty());
+    (*m_server)->addFault(
+        QStringLiteral("route=/api/entries.json,method=GET,latency=1000,count=1"));
+    m_engine->setTags(1, { QStringLiteral("Research") });
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 5000);
+    QVERIFY(serverTags(1).contains(QStringLiteral("research")));
+    m_engine->setTags(1, before);
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->waitingCount() == 0 && !m_engine->isRefreshing() &&
+                                 m_store->article(1).syncState == SyncState::Saved,
+                             10000);
+    QVERIFY(!serverTags(1).contains(QStringLiteral("research")));
+    QVERIFY(refresh());
+    QVERIFY2(!m_store->article(1).tags.contains(QStringLiteral("research"), Qt::CaseInsensitive),
+             qPrintable(m_store->article(1).tags.join(QLatin1Char(','))));
+}
+
+void tst_SyncEngine::tagAddedElsewhereMeanwhileSurvives()
+{
+    // Another client (or a tagging rule) adds a tag while the reader adds one and removes
+    // another: wallabag's PATCH with tags would replace the entry's tags and drop it.
+    QVERIFY(refresh());
+    const QStringList before = m_store->article(1).tags;
+    QVERIFY(before.size() >= 2);
+    QCOMPARE(otherClient("POST", QStringLiteral("/api/entries/1/tags.json"),
+                         R"({"tags":"from-elsewhere"})")
+                 .first,
+             200);
+    QStringList wanted = before.mid(1);
+    wanted << QStringLiteral("mine");
+    m_engine->setTags(1, wanted);
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->waitingCount() == 0 && !m_engine->isRefreshing() &&
+                                 m_store->article(1).syncState == SyncState::Saved,
+                             10000);
+    QStringList expected = wanted + QStringList { QStringLiteral("from-elsewhere") };
+    expected.sort();
+    QCOMPARE(serverTags(1), expected);
+    QVERIFY(refresh());
+    QStringList shown = m_store->article(1).tags;
+    shown.sort();
+    QCOMPARE(shown, expected);
 }
 
 void tst_SyncEngine::refusedChangeIsFailedWithReason()
@@ -313,6 +409,81 @@ void tst_SyncEngine::expiredTokenIsRenewedUnnoticed()
     const QList<RecordedRequest> tokens = requests("POST", QStringLiteral("/oauth/v2/token"));
     QCOMPARE(tokens.size(), 1);
     QVERIFY(tokens.first().body.contains("grant_type=refresh_token"));
+}
+
+void tst_SyncEngine::expiredTokenRenewedOnceForEverything()
+{
+    // wallabag's tokens expire (3600 s) and a refresh token works once. With the token
+    // expired, 20 reads and 10 queued writes in flight: one token request, every one of
+    // them done, the writes to each article applied in the order made, nobody signed out.
+    QVERIFY(refresh());
+    QSignalSpy signedIn(m_client.get(), &WallabagClient::signedInChanged);
+    QSignalSpy signInFailed(m_client.get(), &WallabagClient::signInFailed);
+    const QByteArray oldToken = m_client->accessToken();
+    (*m_server)->expireAccessTokens();
+    (*m_server)->resetStats();
+    const int issued = (*m_server)->stats().value(QLatin1String("tokens_issued")).toInt();
+
+    int readsOk = 0;
+    for (int i = 0; i < 20; ++i) {
+        m_client->fetchEntry(1 + i % 10, WallabagClient::Waiting::Background,
+                             [&readsOk](const WallabagClient::Result &r) { readsOk += r.ok; });
+    }
+    const QList<qint64> articles { 2, 3, 4, 5, 6 };
+    for (qint64 id : articles) {
+        m_engine->setStarred(id, !m_store->article(id).starred);
+        m_engine->setArchived(id, !m_store->article(id).archived);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(readsOk == 20 && m_queue->waitingCount() == 0, 10000);
+    QCOMPARE(m_queue->outbox()->deadLetterCount(), 0);
+    QCOMPARE(requests("POST", QStringLiteral("/oauth/v2/token")).size(), 1);
+    QCOMPARE((*m_server)->stats().value(QLatin1String("tokens_issued")).toInt(), issued + 1);
+    QVERIFY(signedIn.isEmpty());
+    QVERIFY(signInFailed.isEmpty());
+    QVERIFY(m_client->isSignedIn());
+    QVERIFY(m_client->accessToken() != oldToken);
+    for (qint64 id : articles) {
+        // The writes that got through (with the new token), in the order they were made.
+        QStringList order;
+        for (const RecordedRequest &r :
+             requests("PATCH", QStringLiteral("/api/entries/%1.json").arg(id))) {
+            bool newToken = false;
+            for (const auto &[name, value] : r.headers)
+                newToken = newToken ||
+                    (name.compare("Authorization", Qt::CaseInsensitive) == 0 &&
+                     !value.endsWith(oldToken));
+            if (newToken)
+                order << QString::fromUtf8(r.body);
+        }
+        QCOMPARE(order.size(), 2);
+        QVERIFY2(order.at(0).contains(QLatin1String("starred")) &&
+                     order.at(1).contains(QLatin1String("archive")),
+                 qPrintable(order.join(QLatin1Char(' '))));
+        QCOMPARE(m_store->article(id).syncState, SyncState::Saved);
+    }
+}
+
+void tst_SyncEngine::renewalWithoutAnswerKeepsSignIn()
+{
+    // The token expired and the server is down when it is renewed: the reader stays signed
+    // in, keeps its credentials, and renews once the server answers again.
+    QVERIFY(refresh());
+    QSignalSpy signedIn(m_client.get(), &WallabagClient::signedInChanged);
+    QSignalSpy signInFailed(m_client.get(), &WallabagClient::signInFailed);
+    (*m_server)->expireAccessTokens();
+    (*m_server)->addFault(QStringLiteral("route=/oauth/v2/token,drop=before-headers,count=3"));
+    bool done = false;
+    bool ok = false;
+    m_client->fetchEntry(1, WallabagClient::Waiting::Background,
+                         [&](const WallabagClient::Result &r) {
+                             done = true;
+                             ok = r.ok;
+                         });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 15000);
+    QVERIFY(ok);
+    QVERIFY(signedIn.isEmpty());
+    QVERIFY(signInFailed.isEmpty());
+    QVERIFY(m_client->isSignedIn());
 }
 
 void tst_SyncEngine::wrongPasswordInWords()

@@ -47,12 +47,7 @@ QString newUid()
         .arg(10000000 + counter % 90000000);
 }
 
-QString sha1(const QString &text)
-{
-    return QString::fromLatin1(
-        QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha1).toHex());
-}
-
+// Gedmo's sluggable on the label, with wallabag 2.6's prefix "t:" (2.5 had none).
 QString slugFor(const QString &label)
 {
     static const QRegularExpression nonWord(QStringLiteral("[^a-z0-9]+"));
@@ -95,8 +90,11 @@ bool ArticleStore::loadJson(const QByteArray &json, QString *errorMessage)
         article.previewImage = object.value(QLatin1String("preview_image")).toString();
         article.readingTime =
             object.value(QLatin1String("reading_time")).toInt(readingTimeFor(article.content));
-        for (const QJsonValue &tag : object.value(QLatin1String("tags")).toArray())
-            article.tags.append(tag.toString());
+        for (const QJsonValue &tag : object.value(QLatin1String("tags")).toArray()) {
+            const QString label = normalisedLabel(tag.toString());
+            if (!label.isEmpty() && !article.tags.contains(label))
+                article.tags.append(label);
+        }
         article.starred = object.value(QLatin1String("is_starred")).toBool();
         article.archived = object.value(QLatin1String("is_archived")).toBool();
         if (object.value(QLatin1String("is_public")).toBool())
@@ -219,11 +217,39 @@ std::optional<Article> ArticleStore::article(int id) const
 
 std::optional<Article> ArticleStore::articleByUrl(const QString &url) const
 {
+    return articleByHashedUrl(hashedUrl(url));
+}
+
+std::optional<Article> ArticleStore::articleByHashedUrl(const QByteArray &sha1Hex) const
+{
     for (const Article &article : m_articles) {
-        if (article.url == url)
+        if (hashedUrl(article.url) == sha1Hex)
             return article;
     }
     return std::nullopt;
+}
+
+std::optional<QString> ArticleStore::tagLabel(int tagId) const
+{
+    for (auto it = m_tagIds.cbegin(); it != m_tagIds.cend(); ++it) {
+        if (it.value() == tagId)
+            return it.key();
+    }
+    return std::nullopt;
+}
+
+QByteArray ArticleStore::hashedUrl(const QString &url)
+{
+    QByteArray decoded = url.toUtf8();
+    decoded.replace('+', ' '); // urldecode() takes '+' for a space
+    return QCryptographicHash::hash(QByteArray::fromPercentEncoding(decoded),
+                                    QCryptographicHash::Sha1)
+        .toHex();
+}
+
+QString ArticleStore::normalisedLabel(const QString &label)
+{
+    return label.trimmed().toLower();
 }
 
 void ArticleStore::update(Article article)
@@ -278,7 +304,7 @@ QJsonObject ArticleStore::toJson(const Article &article, const QString &imageBas
     }
     const QString self = QStringLiteral("/api/entries/") + QString::number(article.id);
     // UrlHasher: sha1 of the URL, after urldecode() when it came through the API.
-    const QString hashedUrl = sha1(QUrl::fromPercentEncoding(article.url.toUtf8()));
+    const QString hash = QString::fromLatin1(hashedUrl(article.url));
     const auto nullable = [](const QString &text) {
         return text.isNull() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
     };
@@ -296,10 +322,10 @@ QJsonObject ArticleStore::toJson(const Article &article, const QString &imageBas
         { QStringLiteral("uid"), nullable(article.uid) },
         { QStringLiteral("title"), article.title },
         { QStringLiteral("url"), article.url },
-        { QStringLiteral("hashed_url"), hashedUrl },
+        { QStringLiteral("hashed_url"), hash },
         { QStringLiteral("origin_url"), QJsonValue::Null },
         { QStringLiteral("given_url"), article.url },
-        { QStringLiteral("hashed_given_url"), hashedUrl },
+        { QStringLiteral("hashed_given_url"), hash },
         { QStringLiteral("archived_at"), wallabagDate(article.archivedAt, m_utcOffset) },
         { QStringLiteral("content"), article.content },
         { QStringLiteral("created_at"), wallabagDate(article.createdAt, m_utcOffset) },

@@ -27,7 +27,7 @@ struct Article
     QString previewImage; //!< file name under /images/, empty: none
     int readingTime = 0; //!< minutes, wallabag's floor(words / 200): 0 for short texts
     QString uid; //!< set when the entry is public, else null
-    QStringList tags; //!< labels
+    QStringList tags; //!< labels, lower-case as wallabag stores them
     bool starred = false;
     bool archived = false;
     QDateTime createdAt; //!< whole seconds, as in wallabag's datetime columns
@@ -75,7 +75,11 @@ public:
     int count() const { return int(m_articles.size()); }
     QList<Article> select(const Filter &filter) const;
     std::optional<Article> article(int id) const;
+    /*! The entry saved for \a url, compared as wallabag does: by hashedUrl() only. */
     std::optional<Article> articleByUrl(const QString &url) const;
+    std::optional<Article> articleByHashedUrl(const QByteArray &sha1Hex) const;
+    /*! The label of the tag with \a tagId (tags are global, as wallabag's rows). */
+    std::optional<QString> tagLabel(int tagId) const;
 
     /*! Stores \a article (matched by id), registering new tags; sets updatedAt. */
     void update(Article article);
@@ -89,6 +93,10 @@ public:
     QJsonObject toJson(const Article &article, const QString &imageBaseUrl) const;
 
     static int readingTimeFor(const QString &html);
+    /*! wallabag's UrlHasher: the SHA-1 hex of the URL after PHP's urldecode(). */
+    static QByteArray hashedUrl(const QString &url);
+    /*! A label as wallabag stores it (TagsAssigner, Tag::setLabel): trimmed, lower-cased. */
+    static QString normalisedLabel(const QString &label);
 
 private:
     void registerTags(const QStringList &tags);

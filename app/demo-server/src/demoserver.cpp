@@ -49,6 +49,7 @@ QJsonObject DemoServerPrivate::statsLocked() const
         { QStringLiteral("peak_in_progress"), transport.peakInProgress },
         { QStringLiteral("idempotency_records"), api.idempotencyRecordCount() },
         { QStringLiteral("entry_writes"), entryWrites },
+        { QStringLiteral("tokens_issued"), api.tokens.grants },
     };
 }
 
@@ -203,6 +204,55 @@ int DemoServer::idempotencyRecordLimit() const
     Q_D(const DemoServer);
     QMutexLocker locker(&d->mutex);
     return d->api.idempotencyRecordLimit;
+}
+
+void DemoServer::setIdempotencyKeysHonoured(bool honoured)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->api.honourIdempotencyKeys = honoured;
+}
+
+bool DemoServer::idempotencyKeysHonoured() const
+{
+    Q_D(const DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return d->api.honourIdempotencyKeys;
+}
+
+void DemoServer::setAddFetchDelay(int milliseconds)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->api.addFetchDelayMs = std::clamp(milliseconds, 0, maxServiceTimeMs);
+}
+
+int DemoServer::addFetchDelay() const
+{
+    Q_D(const DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return d->api.addFetchDelayMs;
+}
+
+void DemoServer::setAccessTokenLifetime(int seconds)
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->api.tokens.lifetimeSeconds = std::max(1, seconds);
+}
+
+int DemoServer::accessTokenLifetime() const
+{
+    Q_D(const DemoServer);
+    QMutexLocker locker(&d->mutex);
+    return d->api.tokens.lifetimeSeconds;
+}
+
+void DemoServer::expireAccessTokens()
+{
+    Q_D(DemoServer);
+    QMutexLocker locker(&d->mutex);
+    d->api.tokens.expireAll();
 }
 
 void DemoServer::goDown(int milliseconds)

@@ -81,6 +81,7 @@ void Transport::onRequest(const QHttpServerRequest &request, QHttpServerResponde
     std::optional<FaultSpec> fault;
     int shedAbove = 0; // the capacity the request was shed at, 0 when it is served
     int delayMs = 0;
+    int fetchMs = 0;
     {
         QMutexLocker locker(&mutex);
         ++totalRequests;
@@ -97,6 +98,11 @@ void Transport::onRequest(const QHttpServerRequest &request, QHttpServerResponde
             peakInProgress = std::max(peakInProgress, inProgress);
             fault = takeFault(copy);
             delayMs = serviceTimeMs + (fault ? fault->latencyMs : 0);
+            // An add of a new URL: looked up now, created after the page fetch.
+            if (!fault && api.addFetchDelayMs > 0 && api.needsFetch(copy)) {
+                fetchMs = api.addFetchDelayMs;
+                delayMs += fetchMs;
+            }
         }
     }
     if (shedAbove > 0)
@@ -119,9 +125,19 @@ void Transport::onRequest(const QHttpServerRequest &request, QHttpServerResponde
         // The responder is move-only and the timer's functor must be copyable.
         auto shared = std::make_shared<QHttpServerResponder>(std::move(responder));
         const QPointer<QTcpSocket> guard(socket);
-        QTimer::singleShot(delayMs, q, [this, copy, fault, shared, guard] {
-            if (guard && guard->state() == QAbstractSocket::ConnectedState)
-                respond(copy, fault, *shared, guard);
+        QTimer::singleShot(delayMs, q, [this, copy, fault, shared, guard, fetchMs] {
+            std::optional<HttpResponse> created;
+            if (fetchMs > 0) {
+                // As PHP, the add runs to its end even when the client has gone.
+                QMutexLocker locker(&mutex);
+                created = api.createFetched(copy);
+            }
+            if (guard && guard->state() == QAbstractSocket::ConnectedState) {
+                if (created)
+                    created->writeTo(*shared, false);
+                else
+                    respond(copy, fault, *shared, guard);
+            }
             requestDone(); // a connection gone meanwhile frees its slot all the same
         });
         return;

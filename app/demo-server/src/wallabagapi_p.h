@@ -6,6 +6,7 @@
 
 #include "articlestore_p.h"
 #include "httpmessage_p.h"
+#include "oauthtokens_p.h"
 
 #include <QtCore/QHash>
 #include <QtCore/QJsonArray>
@@ -14,6 +15,11 @@
 #include <deque>
 
 namespace KeepTrying::Demo {
+
+/*! The parameters of a write or token request (see wallabagapi.cpp); nothing when the body
+    cannot be parsed. \a bodyOnly: the body's only, as wallabag's POST and PATCH of entries. */
+std::optional<QHash<QString, QString>> parameters(const HttpRequest &request,
+                                                  bool bodyOnly = false);
 
 /*!
     What a request to the demo server means: the subset of the wallabag v2 REST API the
@@ -57,24 +63,41 @@ public:
     /*! Forgets the oldest records beyond idempotencyRecordLimit. */
     void trimIdempotencyRecordLocked();
     int idempotencyRecordCount() const { return int(idempotentResponses.size()); }
+    /*! Not wallabag's (it has none): replays and 422s by Idempotency-Key, for tests of the
+        library's keys. Off by default; see DemoServer::setIdempotencyKeysHonoured(). */
+    bool honourIdempotencyKeys = false;
+
+    /*! The slow page fetch of an add (DemoServer::setAddFetchDelay()), 0: none. */
+    int addFetchDelayMs = 0;
+    /*! True when \a request is a \c{POST /api/entries} of a URL not saved yet: wallabag
+        looks the URL up, then fetches the page (addFetchDelayMs here), then creates the
+        entry without looking again. The Transport answers it with createFetched() after
+        the delay; a second add of the URL meanwhile creates a second entry, as in wallabag. */
+    bool needsFetch(const HttpRequest &request) const;
+    /*! The end of an add that needsFetch(): creates the entry, applies and answers it as
+        process() would, whether or not the client is still there. */
+    HttpResponse createFetched(const HttpRequest &request);
+
+    OAuthTokens tokens;
 
 private:
     void recordEntryWrite(const HttpRequest &request, const HttpResponse &response);
     HttpResponse route(const HttpRequest &request);
     HttpResponse token(const HttpRequest &request);
     HttpResponse listEntries(const HttpRequest &request);
-    HttpResponse entriesExist(const HttpRequest &request);
     HttpResponse user(const HttpRequest &request);
-    HttpResponse createEntry(const HttpRequest &request);
+    HttpResponse createEntry(const HttpRequest &request, bool lookUp = true);
     HttpResponse patchEntry(const HttpRequest &request, int id);
     HttpResponse deleteEntry(const HttpRequest &request, int id);
     HttpResponse removeTag(const HttpRequest &request, int id, int tagId);
+    HttpResponse addTags(const HttpRequest &request, int id);
+    HttpResponse entryTags(int id) const;
+    HttpResponse entriesExist(const HttpRequest &request) const;
+    HttpResponse applied(const HttpRequest &request, const HttpResponse &response);
     HttpResponse image(const HttpRequest &request, const QString &name) const;
     QString publicBaseUrl(const HttpRequest &request) const;
     QString linkBaseUrl(const HttpRequest &request) const;
 
-    QSet<QByteArray> accessTokens;
-    QSet<QByteArray> refreshTokens;
     struct StoredResponse
     {
         QByteArray fingerprint;

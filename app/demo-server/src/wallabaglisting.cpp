@@ -158,50 +158,6 @@ HttpResponse WallabagApi::listEntries(const HttpRequest &request)
     });
 }
 
-HttpResponse WallabagApi::entriesExist(const HttpRequest &request)
-{
-    // wallabag's getEntriesExistsAction: url= / hashed_url=, or urls[]= / hashed_urls[]=;
-    // return_id=1 answers ids (or null) instead of booleans. Hashes are sha1(urldecode(url)).
-    const QUrlQuery &query = request.query;
-    const bool returnId =
-        phpBool(query.queryItemValue(QStringLiteral("return_id"), QUrl::FullyDecoded));
-    const auto hashOf = [](const QString &url) {
-        return QString::fromLatin1(
-            QCryptographicHash::hash(QUrl::fromPercentEncoding(url.toUtf8()).toUtf8(),
-                                     QCryptographicHash::Sha1)
-                .toHex());
-    };
-    QHash<QString, int> idByHash;
-    const QList<Article> all =
-        store.select({ {}, {}, {}, {}, {}, {}, 0, ArticleStore::Sort::Created, true });
-    for (const Article &article : all)
-        idByHash.insert(hashOf(article.url), article.id);
-    const auto answer = [&](const QString &hash) -> QJsonValue {
-        const int id = idByHash.value(hash);
-        if (returnId)
-            return id > 0 ? QJsonValue(id) : QJsonValue(QJsonValue::Null);
-        return id > 0;
-    };
-
-    const QStringList urls = query.allQueryItemValues(QStringLiteral("urls[]"), QUrl::FullyDecoded);
-    const QStringList hashes =
-        query.allQueryItemValues(QStringLiteral("hashed_urls[]"), QUrl::FullyDecoded);
-    if (!urls.isEmpty() || !hashes.isEmpty()) {
-        QJsonObject result;
-        for (const QString &url : urls)
-            result.insert(url, answer(hashOf(url)));
-        for (const QString &hash : hashes)
-            result.insert(hash, answer(hash));
-        return HttpResponse::json(result);
-    }
-    const QString url = query.queryItemValue(QStringLiteral("url"), QUrl::FullyDecoded);
-    const QString hash = query.queryItemValue(QStringLiteral("hashed_url"), QUrl::FullyDecoded);
-    if (url.isEmpty() && hash.isEmpty())
-        return HttpResponse::restError(403, QStringLiteral("Forbidden"));
-    return HttpResponse::json(
-        QJsonObject { { QStringLiteral("exists"), answer(url.isEmpty() ? hash : hashOf(url)) } });
-}
-
 HttpResponse WallabagApi::user(const HttpRequest &request)
 {
     // ^/api/user is anonymous in wallabag's access rules, but the action itself asks for a

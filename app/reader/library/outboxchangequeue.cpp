@@ -4,6 +4,7 @@
 #include "outboxchangequeue.h"
 
 #include "wallabagclient.h"
+#include "wallabagjson.h"
 
 #include <KeepTrying/outbox.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
@@ -50,21 +51,13 @@ OutboxChangeQueue::OutboxChangeQueue(WallabagClient *client,
     : ChangeQueue(parent), m_client(client), m_manager(manager), m_path(databasePath)
 {
     connect(client, &WallabagClient::signedInChanged, this, [this](bool signedIn) {
-        if (!signedIn)
-            return;
-        if (!m_outbox) {
+        if (signedIn && !m_outbox)
             open();
-            return;
-        }
-        // A new token: the items refused with 401 go again, with their keys.
-        const QList<qint64> renewed = m_renewed.values();
-        for (qint64 id : renewed) {
-            if (m_outbox->item(id).state == OutboxItem::State::DeadLetter &&
-                m_outbox->requeue(id)) {
-                m_items[id].dead = false;
-            }
-        }
-        countChanged();
+    });
+    // A new token: the items held by a 401 go now, each in its place.
+    connect(client, &WallabagClient::tokenRenewed, this, [this] {
+        if (m_outbox)
+            m_outbox->flush();
     });
     if (client->isSignedIn())
         QTimer::singleShot(0, this, [this] {
@@ -83,7 +76,6 @@ void OutboxChangeQueue::setDatabasePath(const QString &databasePath)
     m_path = databasePath;
     m_held.clear();
     m_items.clear();
-    m_renewed.clear();
     countChanged();
     if (m_client->isSignedIn())
         QTimer::singleShot(0, this, [this, path = m_path] {
@@ -107,6 +99,18 @@ void OutboxChangeQueue::open()
     });
     // Gone already (deleted here or elsewhere, or a tag removed meanwhile): as wanted.
     m_outbox->setSuccessPredicate(&Outbox::deleteGoneIsSuccess);
+    // The token expired while the item waited (wallabag's last 3600 s): not a refusal. The
+    // item keeps its place, so the writes to an article stay in order, and goes again
+    // with the new token (tokenRenewed above); one renewal serves every item.
+    m_outbox->setRetryLaterPredicate(
+        [client = m_client](const OutboxItem &, int status, const QNetworkRequest &sent) {
+            if (status != 401)
+                return false;
+            const QByteArray authorization = sent.rawHeader("Authorization");
+            client->renewSignIn(authorization.startsWith("Bearer ") ? authorization.mid(7)
+                                                                    : QByteArray());
+            return true;
+        });
     connect(m_outbox.get(), &Outbox::itemDelivered, this,
             [this](qint64 id, int, const QByteArray &body) { delivered(id, body); });
     connect(m_outbox.get(), &Outbox::itemDeadLettered, this, &OutboxChangeQueue::deadLettered);
@@ -221,18 +225,26 @@ void OutboxChangeQueue::send(const Change &change)
             false, change);
         break;
     case Change::Kind::SetTags: {
-        // wallabag's PATCH adds the tags it names and keeps the others: naming every wanted
-        // tag, this one (moved to the end of the queue by coalescing) also puts back a tag
-        // that a removal of an earlier edit, still queued, takes away.
+        // POST .../tags adds the tags it names and keeps the others (wallabag's PATCH with
+        // tags would replace them all, dropping one that another client or a tagging rule
+        // added meanwhile). Naming every wanted tag, this one (moved to the end of the
+        // queue by coalescing) also puts back a tag that a removal of an earlier edit,
+        // still queued, takes away; an empty one replaces an earlier edit's add still queued.
+        // Labels are compared as wallabag stores them (lower-cased).
+        const QHash<QString, int> onServer = WallabagJson::tagIdsByLabel(change.serverTagIds);
+        QStringList wanted;
+        for (const QString &label : change.tags)
+            wanted << WallabagJson::tagLabel(label);
         bool any = false;
-        if (!change.tags.isEmpty()) {
-            any = put("PATCH", entry,
-                      json({ { QStringLiteral("tags"), change.tags.join(QLatin1Char(',')) } }),
+        if (!wanted.isEmpty() || holds(id, Change::Kind::SetTags)) {
+            any = put("POST", m_client->apiUrl(QStringLiteral("api/entries/%1/tags.json").arg(id)),
+                      json({ { QStringLiteral("tags"), wanted.join(QLatin1Char(',')) } }),
                       coalescingOf(id, change.kind), false, change);
         }
-        for (auto it = change.serverTagIds.cbegin(); it != change.serverTagIds.cend(); ++it) {
-            if (change.tags.contains(it.key()))
+        for (auto it = onServer.cbegin(); it != onServer.cend(); ++it) {
+            if (wanted.contains(it.key()))
                 continue;
+            // 200 even when the tag is no longer on the entry.
             const QUrl tag = m_client->apiUrl(
                 QStringLiteral("api/entries/%1/tags/%2.json").arg(id).arg(it.value()));
             any =
@@ -281,7 +293,6 @@ void OutboxChangeQueue::delivered(qint64 id, const QByteArray &body)
         return;
     const Change change = it->change;
     m_items.erase(it);
-    m_renewed.remove(id);
     countChanged();
     // A later change of the same field still waits: that one will be confirmed.
     for (const Entry &entry : std::as_const(m_items)) {
@@ -300,14 +311,6 @@ void OutboxChangeQueue::deadLettered(qint64 id, int status, const QString &reaso
     const auto it = m_items.find(id);
     if (it == m_items.end())
         return;
-    if (status == 401 && !m_renewed.contains(id)) {
-        // The token expired while the item waited: sign in again, then it goes once more
-        // with its key (see the signedInChanged handler).
-        m_renewed.insert(id);
-        it->dead = true;
-        m_client->renewSignIn();
-        return;
-    }
     it->dead = true;
     countChanged();
     const OutboxItem item = m_outbox->item(id);
@@ -327,7 +330,6 @@ void OutboxChangeQueue::discard(qint64 articleId)
     for (auto it = m_items.begin(); it != m_items.end();) {
         if (it->dead && it->change.articleId == articleId && m_outbox &&
             m_outbox->discard(it.key())) {
-            m_renewed.remove(it.key());
             it = m_items.erase(it);
         } else {
             ++it;
@@ -339,15 +341,20 @@ void OutboxChangeQueue::discard(qint64 articleId)
 Change OutboxChangeQueue::changeOf(const OutboxItem &item)
 {
     static const QRegularExpression entryPath(
-        QStringLiteral("/api/entries/(-?[0-9]+)(?:/tags/([0-9]+))?\\.json$"));
+        QStringLiteral("/api/entries/(-?[0-9]+)(/tags(?:/([0-9]+))?)?\\.json$"));
     static const QRegularExpression addPath(QStringLiteral("/api/entries\\.json$"));
     Change change;
     const QString path = item.url.path();
     const QJsonObject body = QJsonDocument::fromJson(item.body).object();
     if (const QRegularExpressionMatch m = entryPath.match(path); m.hasMatch()) {
         change.articleId = m.captured(1).toLongLong();
-        if (!m.captured(2).isEmpty()) {
+        if (!m.captured(3).isEmpty()) {
             change.kind = Change::Kind::SetTags; // the removal of one tag
+        } else if (!m.captured(2).isEmpty()) {
+            change.kind = Change::Kind::SetTags; // the tags added
+            change.tags = body.value(QLatin1String("tags"))
+                              .toString()
+                              .split(QLatin1Char(','), Qt::SkipEmptyParts);
         } else if (item.method == "DELETE") {
             change.kind = Change::Kind::Delete;
         } else if (body.contains(QLatin1String("starred"))) {

@@ -30,9 +30,11 @@ class RetryingNetworkAccessManager;
     article go one at a time, in order) and a coalescing key per article and field
     ("entry/<id>/starred", "entry/<id>/archive", "entry/<id>/tags"), so that two star
     toggles made offline leave one PATCH with the last value. A DELETE cancels the changes
-    of that article still queued. A tag edit is a PATCH naming every wanted tag (wallabag's
-    PATCH adds, and keeps the others) and a DELETE per tag to remove; the PATCH, coalesced,
-    moves behind a removal of an earlier edit, so the last edit wins.
+    of that article still queued. A tag edit is a POST to the entry's tags naming every
+    wanted tag (it adds them and keeps the others: wallabag's PATCH with tags would replace
+    them all, dropping a tag another client or a tagging rule added meanwhile) and a DELETE
+    per tag to remove; the POST, coalesced, moves behind a removal of an earlier edit, so
+    the last edit wins.
 
     Items say what they are: the method, the URL and the body are decoded back into a
     Change after a restart, so nothing else needs to be stored to report an outcome.
@@ -41,9 +43,11 @@ class RetryingNetworkAccessManager;
     token to every replay, and a replay without one would be refused. Changes made before
     that are held in memory; the store marks them pending, so none is lost if the reader
     quits first (the engine enqueues the store's pending fields the queue does not hold,
-    once opened()). A 401 to a replay (the token expired meanwhile) renews the sign-in and
-    queues the item again with its key, once per item; other refusals are reported
-    (refused()) and stay as dead letters until the user undoes or discards them.
+    once opened()). A 401 to a replay (the token expired meanwhile) is no refusal: the
+    item keeps its place in the outbox (the article's later writes wait behind it), the
+    client renews the sign-in (once for all of them) and the item goes again with the new
+    token. Other refusals are reported (refused()) and stay as dead letters until the user
+    undoes or discards them.
 */
 class OutboxChangeQueue : public ChangeQueue
 {
@@ -99,7 +103,6 @@ private:
     std::unique_ptr<KeepTrying::Outbox> m_outbox;
     QList<Change> m_held; // before the outbox opens
     QHash<qint64, Entry> m_items; // outbox item id -> what it is, pending and dead
-    QSet<qint64> m_renewed; // items queued again after a 401
     int m_lastCount = -1;
 };
 

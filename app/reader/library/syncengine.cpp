@@ -414,18 +414,28 @@ void SyncEngine::setArchived(qint64 id, bool archived)
         enqueue({ Change::Kind::Archive, id, archived, {}, {}, {} });
 }
 
-void SyncEngine::setTags(qint64 id, const QStringList &tags)
+void SyncEngine::setTags(qint64 id, const QStringList &typed)
 {
+    // wallabag stores labels trimmed and lower-cased (TagsAssigner, Tag::setLabel): "Rust"
+    // comes back as "rust". Shown and compared that way from the start, a tag typed with
+    // capitals and removed before the next refresh is the server's tag, and goes.
+    QStringList tags;
+    for (const QString &label : typed) {
+        const QString stored = WallabagJson::tagLabel(label);
+        if (!stored.isEmpty() && !tags.contains(stored))
+            tags << stored;
+    }
     const Article before = m_store->article(id);
-    const QHash<QString, int> serverTags = before.tagIds;
+    const QHash<QString, int> serverTags = WallabagJson::tagIdsByLabel(before.tagIds);
     // A tag removed without a known id cannot be removed on the server now: remember it
     // (see m_tagsToRemove). A tag put back is wanted again.
     QSet<QString> unresolved = m_tagsToRemove.value(id);
-    for (const QString &label : before.tags) {
+    for (const QString &shown : before.tags) {
+        const QString label = WallabagJson::tagLabel(shown);
         if (!tags.contains(label) && !serverTags.contains(label))
             unresolved.insert(label);
     }
-    for (const QString &label : tags)
+    for (const QString &label : std::as_const(tags))
         unresolved.remove(label);
     if (id > 0 && !unresolved.isEmpty())
         m_tagsToRemove.insert(id, unresolved);
@@ -517,9 +527,10 @@ void SyncEngine::resolveTagRemovals()
             continue;
         }
         const Article a = m_store->article(id);
+        const QHash<QString, int> serverTags = WallabagJson::tagIdsByLabel(a.tagIds);
         bool onServer = false;
         for (const QString &label : std::as_const(it.value()))
-            onServer = onServer || a.tagIds.contains(label);
+            onServer = onServer || serverTags.contains(WallabagJson::tagLabel(label));
         it = m_tagsToRemove.erase(it);
         if (a.id == 0)
             continue;

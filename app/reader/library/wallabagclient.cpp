@@ -12,6 +12,7 @@
 #include <KeepTrying/retryingreply.h>
 
 #include <QtCore/QJsonDocument>
+#include <QtCore/QTimer>
 #include <QtCore/QUrlQuery>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
@@ -27,8 +28,15 @@ bool sameOrigin(const QUrl &a, const QUrl &b)
 } // namespace
 
 WallabagClient::WallabagClient(QNetworkAccessManager *manager, QObject *parent)
-    : QObject(parent), m_manager(manager)
+    : QObject(parent), m_manager(manager), m_renewRetry(new QTimer(this))
 {
+    m_renewRetry->setSingleShot(true);
+    connect(m_renewRetry, &QTimer::timeout, this, &WallabagClient::signIn);
+}
+
+bool WallabagClient::isRenewing() const
+{
+    return m_tokenReply || m_renewRetry->isActive();
 }
 
 WallabagClient::~WallabagClient()
@@ -61,6 +69,8 @@ void WallabagClient::setServer(const QUrl &server, const Credentials &credential
             reply->deleteLater();
     }
     m_waitingForToken.clear();
+    m_renewRetry->stop();
+    m_renewFailures = 0;
     m_server = server;
     m_credentials = credentials;
     const bool wasSignedIn = isSignedIn();
@@ -98,10 +108,16 @@ QNetworkRequest WallabagClient::writeRequest(const QUrl &url) const
     return request;
 }
 
-void WallabagClient::renewSignIn()
+void WallabagClient::renewSignIn(const QByteArray &rejectedToken)
 {
-    m_accessToken.clear();
-    signIn();
+    // Refused with an older token: the current one has not been tried yet.
+    if (!m_accessToken.isEmpty() && rejectedToken != m_accessToken) {
+        if (!isRenewing())
+            QTimer::singleShot(0, this, &WallabagClient::tokenRenewed);
+        return;
+    }
+    if (!isRenewing())
+        signIn();
 }
 
 QUrl WallabagClient::entriesUrl(const QList<QPair<QString, QString>> &query) const
@@ -145,7 +161,7 @@ quint64 WallabagClient::getJson(const QUrl &url, Purpose purpose, Waiting waitin
         done(result);
         return 0;
     }
-    return start({ "GET", url, {}, purpose, waiting, std::move(done), {}, false, {} });
+    return start({ "GET", url, {}, purpose, waiting, std::move(done), {}, false, {}, {} });
 }
 
 quint64 WallabagClient::fetchEntry(qint64 id, Waiting waiting, Callback done, Callback stale)
@@ -158,7 +174,8 @@ quint64 WallabagClient::fetchEntry(qint64 id, Waiting waiting, Callback done, Ca
                    std::move(done),
                    {},
                    false,
-                   std::move(stale) });
+                   std::move(stale),
+                   {} });
 }
 
 void WallabagClient::forgetEntry(qint64 id)
@@ -177,6 +194,7 @@ quint64 WallabagClient::patchEntry(qint64 id, const QJsonObject &fields, Callbac
                    std::move(done),
                    {},
                    false,
+                   {},
                    {} });
 }
 
@@ -199,6 +217,7 @@ quint64 WallabagClient::deleteEntry(qint64 id, Callback done)
                    std::move(gone),
                    {},
                    false,
+                   {},
                    {} });
 }
 
@@ -213,6 +232,7 @@ quint64 WallabagClient::addEntry(const QUrl &url, Callback done)
                    std::move(done),
                    {},
                    false,
+                   {},
                    {} });
 }
 
@@ -226,6 +246,7 @@ quint64 WallabagClient::removeTag(qint64 id, int tagId, Callback done)
                    std::move(done),
                    {},
                    false,
+                   {},
                    {} });
 }
 
@@ -266,9 +287,11 @@ quint64 WallabagClient::start(Call call)
         // Offline with no token yet: the request goes now, so that its offline copy is
         // offered at once; when it is sent for real, the 401 signs in and sends it again.
         send(id);
-    } else if (m_accessToken.isEmpty()) {
+    } else if (m_accessToken.isEmpty() || isRenewing()) {
+        // Sent now, it would carry a token that is being replaced.
         m_waitingForToken << id;
-        signIn();
+        if (!isRenewing())
+            signIn();
     } else {
         send(id);
     }
@@ -281,6 +304,7 @@ void WallabagClient::send(quint64 id)
     if (it == m_calls.end())
         return;
     QNetworkRequest req = request(it->url, it->waiting);
+    it->sentToken = m_accessToken;
     QNetworkReply *reply = nullptr;
     if (it->verb == "GET") {
         // An article's content is the user's saved copy: kept pinned, offered when the
@@ -331,12 +355,18 @@ void WallabagClient::finished(quint64 id, QNetworkReply *reply)
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QByteArray body = reply->readAll();
     if (status == 401 && !it->renewedToken) {
-        // The access token expired: get a new one and send the call again, once.
+        // The access token expired: send the call again, once, with a new one. Another call
+        // may have renewed it already (then this one goes at once) or be renewing it (then
+        // this one waits for that token): one token request for all of them.
         it->renewedToken = true;
         it->reply.clear();
-        m_accessToken.clear();
+        if (!m_accessToken.isEmpty() && it->sentToken != m_accessToken && !isRenewing()) {
+            send(id);
+            return;
+        }
         m_waitingForToken << id;
-        signIn();
+        if (!isRenewing())
+            signIn();
         return;
     }
     Result result;
@@ -364,6 +394,7 @@ void WallabagClient::signIn()
 {
     if (m_tokenReply)
         return; // one token request at a time; the others wait for it
+    m_renewRetry->stop();
     // OAuth2 password or refresh-token grant, form-encoded as wallabag's documentation shows.
     QUrlQuery form;
     const bool refresh = !m_refreshToken.isEmpty();
@@ -396,6 +427,14 @@ void WallabagClient::tokenFinished(QNetworkReply *reply, bool refresh)
     reply->deleteLater();
     m_tokenReply.clear();
     const QByteArray body = reply->readAll();
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (reply->error() != QNetworkReply::NoError && status == 0 && !m_accessToken.isEmpty()) {
+        // A renewal without an answer (the server or the network is down): nothing says
+        // the credentials are wrong. Keep them and the sign-in; the calls keep waiting.
+        const int delayMs = std::min(60000, 1000 << std::min(m_renewFailures++, 6));
+        m_renewRetry->start(delayMs);
+        return;
+    }
     if (reply->error() != QNetworkReply::NoError) {
         if (refresh) {
             // The refresh token is not known any more: sign in again with the password.
@@ -403,12 +442,18 @@ void WallabagClient::tokenFinished(QNetworkReply *reply, bool refresh)
             signIn();
             return;
         }
+        // Refused: the credentials are wrong (or the server is not wallabag).
         const QString message = describeSignInError(reply, body);
+        const bool wasSignedIn = isSignedIn();
+        m_accessToken.clear();
         flushWaitingForToken(message);
+        if (wasSignedIn)
+            Q_EMIT signedInChanged(false);
         Q_EMIT signInFailed(message);
         return;
     }
     WallabagJson::Token token = WallabagJson::token(body);
+    const bool wasSignedIn = !m_accessToken.isEmpty();
     m_accessToken = std::move(token.accessToken);
     m_refreshToken = std::move(token.refreshToken);
     if (m_accessToken.isEmpty()) {
@@ -419,7 +464,10 @@ void WallabagClient::tokenFinished(QNetworkReply *reply, bool refresh)
         Q_EMIT signInFailed(message);
         return;
     }
-    Q_EMIT signedInChanged(true);
+    m_renewFailures = 0;
+    if (!wasSignedIn)
+        Q_EMIT signedInChanged(true);
+    Q_EMIT tokenRenewed();
     flushWaitingForToken(QString());
 }
 

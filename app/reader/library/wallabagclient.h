@@ -14,6 +14,7 @@
 #include <functional>
 
 QT_BEGIN_NAMESPACE
+class QTimer;
 class QNetworkAccessManager;
 class QNetworkReply;
 class QNetworkRequest;
@@ -31,9 +32,15 @@ QT_END_NAMESPACE
     user moved on): a call the user waits for never gives up behind their back. Calls made
     with Waiting::User are marked for the retry banner.
 
-    An access token that expires (401 on an API call) is renewed with the refresh token,
-    once, and the call is sent again; the user notices nothing. A refresh token the server
-    no longer knows falls back to the password grant. Credentials are kept in memory only;
+    An access token that expires (wallabag: after 3600 s, 401 invalid_grant) is renewed with
+    the refresh token and the call is sent again, once; the user notices nothing. One
+    renewal at a time: every call that meets a 401 meanwhile waits for it, and a call refused
+    with a token older than the current one goes again at once with the current one, so
+    twenty calls that find the token expired cost one token request (wallabag's refresh
+    tokens work once: a second refresh with the same one would be refused). A refresh token
+    the server no longer knows falls back to the password grant. A renewal that gets no
+    answer (network down) keeps the sign-in and the tokens and tries again later; only an
+    answer that refuses the credentials signs out. Credentials are kept in memory only;
     they are never logged.
 */
 class WallabagClient : public QObject
@@ -92,20 +99,25 @@ public:
         the network is gone, \a stale (if set) is called first with the stored copy, at
         most once; \a done follows as always. */
     quint64 fetchEntry(qint64 id, Waiting waiting, Callback done, Callback stale = {});
-    /*! PATCH api/entries/{id}.json with \a fields (starred, archive, tags: JSON). */
+    /*! PATCH api/entries/{id}.json with \a fields (starred, archive: JSON). Not for tags:
+        wallabag's PATCH replaces all the entry's tags with a non-empty list; tags are added
+        with POST api/entries/{id}/tags.json and removed one by one (removeTag()). */
     quint64 patchEntry(qint64 id, const QJsonObject &fields, Callback done);
     /*! DELETE api/entries/{id}.json. A 404 counts as done: it is gone either way. */
     quint64 deleteEntry(qint64 id, Callback done);
     /*! POST api/entries.json: saves \a url; answers the new (or existing) entry. */
     quint64 addEntry(const QUrl &url, Callback done);
-    /*! DELETE api/entries/{id}/tags/{tagId}.json. */
+    /*! DELETE api/entries/{id}/tags/{tagId}.json (200 even when the tag is not on it). */
     quint64 removeTag(qint64 id, int tagId, Callback done);
     /*! The access token of the current sign-in, or empty before the first one: for the
         Outbox's signer, which adds it to each replay of a write at send time. */
     QByteArray accessToken() const { return m_accessToken; }
-    /*! Forgets the access token and signs in again (refresh-token grant, else the password):
-        for a write the server answered 401 outside a call of this client. */
-    void renewSignIn();
+    /*! The server refused \a rejectedToken (a 401 to a write sent outside a call of this
+        client): renews the sign-in (refresh-token grant, else the password) unless a newer
+        token is there already or a renewal is under way; tokenRenewed() follows. */
+    void renewSignIn(const QByteArray &rejectedToken);
+    /*! True while a renewal of the token is under way (or waits to try again). */
+    bool isRenewing() const;
     /*! The URL of \a path (e.g. "api/entries/4.json") under the server, keeping a path
         prefix such as https://host/wallabag/. */
     QUrl apiUrl(const QString &path) const;
@@ -131,6 +143,8 @@ public:
 
 Q_SIGNALS:
     void signedInChanged(bool signedIn);
+    /*! A new access token is there (first sign-in or renewal): writes held for it can go. */
+    void tokenRenewed();
     /*! Signing in failed for a reason trying again cannot fix (a wrong password, a wrong
         client id, no wallabag at that address); \a message says so in words. Calls waiting
         for the sign-in end with the same message. */
@@ -150,6 +164,7 @@ private:
         QPointer<QNetworkReply> reply;
         bool renewedToken = false;
         Callback stale; // an entry's offline copy, offered while the fresh one is slow
+        QByteArray sentToken; // the access token the current attempt carries
     };
 
     quint64 start(Call call);
@@ -169,6 +184,8 @@ private:
     QHash<quint64, Call> m_calls;
     QList<quint64> m_waitingForToken;
     QPointer<QNetworkReply> m_tokenReply;
+    QTimer *m_renewRetry = nullptr; // a renewal that got no answer tries again
+    int m_renewFailures = 0;
     quint64 m_nextId = 1;
     // Server-fault attempts for a call: in practice, no limit (at one attempt per maximum
     // backoff, years).

@@ -45,4 +45,17 @@ EntriesPage entriesPage(const QJsonObject &page, const QUrl &server)
     return result;
 }
 
+QString tagLabel(const QString &label)
+{
+    return label.trimmed().toLower();
+}
+
+QHash<QString, int> tagIdsByLabel(const QHash<QString, int> &ids)
+{
+    QHash<QString, int> result;
+    for (auto it = ids.cbegin(); it != ids.cend(); ++it)
+        result.insert(tagLabel(it.key()), it.value());
+    return result;
+}
+
 } // namespace WallabagJson

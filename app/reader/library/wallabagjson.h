@@ -7,6 +7,7 @@
 #include "article.h"
 
 #include <QtCore/QByteArray>
+#include <QtCore/QHash>
 #include <QtCore/QJsonObject>
 #include <QtCore/QList>
 #include <QtCore/QString>
@@ -42,6 +43,13 @@ struct EntriesPage
     int total = -1; // the list's "total", -1 when absent
 };
 EntriesPage entriesPage(const QJsonObject &page, const QUrl &server);
+
+// A tag label as wallabag stores it (TagsAssigner, Tag::setLabel): trimmed, lower-cased.
+// wallabag compares labels exactly, so the reader compares what it would store.
+QString tagLabel(const QString &label);
+// \a ids (label -> the server's tag id) keyed by tagLabel(): ids read from an older server
+// or store that kept capitals are found all the same.
+QHash<QString, int> tagIdsByLabel(const QHash<QString, int> &ids);
 
 } // namespace WallabagJson
 

@@ -294,6 +294,10 @@ void OutboxPrivate::replyFinished(qint64 id, QNetworkReply *reply)
             qCDebug(lcOutbox) << "item" << id << "delivered, HTTP" << status;
             Q_EMIT q->itemDelivered(id, status, reply->readAll());
         }
+    } else if (status > 0 && retryLaterPredicate &&
+               retryLaterPredicate(item, status, reply->request())) {
+        // Not a refusal for good (an expired token being renewed): it keeps its place.
+        retryLater(item, statusText(reply, status), -1, false);
     } else if (status == 409) {
         // The key is in use by a request the server is still working on: ask again later,
         // but not for ever (a 409 can also be a conflict that will not go away).
@@ -476,6 +480,13 @@ void Outbox::setSettings(const Settings &settings)
         d->setLastError(d->store.lastError());
     d->store.setSynchronousFull(settings.fullSync);
     d->scheduleDrain();
+}
+
+void Outbox::setRetryLaterPredicate(
+    std::function<bool(const OutboxItem &, int, const QNetworkRequest &)> predicate)
+{
+    Q_D(Outbox);
+    d->retryLaterPredicate = std::move(predicate);
 }
 
 void Outbox::setSigner(std::function<void(QNetworkRequest &)> signer)

@@ -54,6 +54,7 @@ public:
     Outbox::Settings settings;
     std::function<void(QNetworkRequest &)> signer;
     std::function<bool(const OutboxItem &, int)> successPredicate;
+    std::function<bool(const OutboxItem &, int, const QNetworkRequest &)> retryLaterPredicate;
     QLockFile lock;
     bool usable = false;
     QString recoveryReason;

@@ -63,6 +63,8 @@ class RetryingNetworkAccessManager;
     \section Outcomes of a replay
     \list
     \li 2xx, or a status the success predicate accepts: delivered, removed, itemDelivered().
+    \li A status the retry-later predicate accepts (setRetryLaterPredicate()): kept in its
+        place, retried after the backoff or at the next flush().
     \li 408, 429, 5xx (those RetryPolicy retries) and connectivity faults, once the manager
         has given up: kept, retried after a backoff (Settings::initialRetryDelayMs doubling
         to Settings::maxRetryDelayMs, or the server's Retry-After, RFC 9110 §10.2.3).
@@ -172,6 +174,19 @@ public:
     void setSuccessPredicate(std::function<bool(const OutboxItem &item, int httpStatus)> predicate);
     /*! A success predicate: 404 and 410 to a DELETE mean the resource is gone, as wanted. */
     static bool deleteGoneIsSuccess(const OutboxItem &item, int httpStatus);
+    /*!
+        Decides whether a refusal \a httpStatus to \a item means "not yet" rather than
+        "never": typically a 401 because the access token expired while the app renews it.
+        Such an item is not a dead letter: it keeps its place (the items of its resource
+        queued after it still wait behind it) and goes again after the backoff, or at once
+        at the next flush() (call it when the new token is there). \a sent is the request
+        as it was sent, signed: its Authorization tells which token was refused. Asked for
+        every non-2xx answer the success predicate did not accept, before the rules of
+        "Outcomes of a replay" below; runs in the outbox's thread.
+    */
+    void setRetryLaterPredicate(
+        std::function<bool(const OutboxItem &item, int httpStatus, const QNetworkRequest &sent)>
+            predicate);
 
     /*!
         Stores the write \a method \a request \a body and returns once it is committed, with

@@ -39,22 +39,23 @@ class DemoServerPrivate;
     server most tests talk to.
 
     Endpoints: \c{POST /oauth/v2/token} (password and refresh_token grants),
+    \c{GET /api/entries/exists.json}, \c{GET|POST /api/entries/{id}/tags.json},
     \c{GET /api/entries.json} (page, perPage, archive, starred, sort, order, tags, since,
     detail=full|metadata: metadata sends each entry's content as null; absolute _links
     built from publicBaseUrl(); a page past the end, page=0 or perPage=0 is a 404),
     \c{GET|PATCH|DELETE /api/entries/{id}.json}, \c{POST /api/entries.json},
     \c{DELETE /api/entries/{id}/tags/{tagId}.json} (removes one tag, answers the entry),
-    \c{GET /api/entries/exists.json}, \c{GET /api/user.json},
+    \c{GET /api/user.json},
     \c{GET /api/version}, \c{GET /api/info}, \c{GET /images/{name}} (preview pictures, with
     Range support).
 
     As in wallabag (its app/config/security.yml), \c{/api/doc}, \c{/api/version},
     \c{/api/info} and \c{/api/user} pass without a token (the last then asks for one), and every
-   other \c{/api/} endpoint needs \c{Authorization: Bearer <access_token>}: without one, 401
-   \c{access_denied}; a token that is not valid, 401 \c{invalid_grant} (also on the two anonymous
-   paths). Token endpoint errors are FOSOAuthServerBundle's (RFC 6749 §5.2): 400 with \c{{"error":
-   "invalid_grant"|"invalid_client"|"invalid_request"|"unsupported_grant_type", "error_description":
-   "..."}}.
+    other \c{/api/} endpoint needs \c{Authorization: Bearer <access_token>}: without one, 401
+    \c{access_denied}; a token that is not valid or has expired, 401 \c{invalid_grant} (also on
+    the anonymous paths). Token endpoint errors are FOSOAuthServerBundle's (RFC 6749 §5.2): 400
+    with \c{{"error": "invalid_grant"|"invalid_client"|"invalid_request", "error_description":
+    "..."}}.
 
     \section Admin API
     The admin endpoints listen on a port of their own on loopback (adminUrl()), so that they
@@ -63,7 +64,20 @@ class DemoServerPrivate;
     \c{POST /_admin/down?seconds=S} (goDown()), \c{POST /_admin/up} (comeUp()),
     \c{GET /_admin/stats} (stats()), \c{POST /_admin/stats/reset} (resetStats()).
 
-    Writes under \c{/api/} honour the \c{Idempotency-Key} request header
+    \section What wallabag does, and this server too
+    Tag labels are stored lower-cased and trimmed, slugs are \c{t:label} (2.6);
+    \c{PATCH …/entries/{id}} with a non-empty \c tags list replaces the entry's tags;
+    \c{POST …/entries/{id}/tags} adds; \c{DELETE …/tags/{tagId}} of a tag not on the entry
+    is 200; \c{POST /api/entries} deduplicates by URL only (SHA-1 of the URL), applying the
+    given fields to the entry saved already; \c{GET /api/entries/exists} (url, hashed_url,
+    urls[], hashed_urls[], return_id). Access tokens expire (setAccessTokenLifetime(),
+    3600 s by default: 401 \c invalid_grant "The access token provided has expired."), and a
+    refresh token works once. See docs/wallabag.md.
+
+    \section Idempotency-Key (not wallabag's)
+    wallabag has no Idempotency-Key, and by default neither has this server. With
+    setIdempotencyKeysHonoured(true), for tests of the library's keys, writes under
+    \c{/api/} honour the \c{Idempotency-Key} request header
     (draft-ietf-httpapi-idempotency-key-header): a repeat with the same key gets the first
     response again and is not applied twice; the same key with another method, path or body
     gets 422. The record keeps the latest idempotencyRecordLimit() keyed writes (1000 by
@@ -168,6 +182,27 @@ public:
     */
     void setIdempotencyRecordLimit(int writes);
     int idempotencyRecordLimit() const;
+    /*! Honours Idempotency-Key on writes (see the class comment); off by default, as in
+        wallabag. */
+    void setIdempotencyKeysHonoured(bool honoured);
+    bool idempotencyKeysHonoured() const;
+
+    /*!
+        Makes an add of a URL not saved yet (\c{POST /api/entries}) take \a milliseconds
+        more (0..600000, clamped; default 0): wallabag's page fetch, between its look-up of
+        the URL and the creation of the entry. The entry is created when the time is over,
+        even if the client gave up meanwhile; a second add of the URL during that time
+        creates a second entry, as it does in wallabag.
+    */
+    void setAddFetchDelay(int milliseconds);
+    int addFetchDelay() const;
+
+    /*! Lifetime of the access tokens issued from now on (at least 1 s; default 3600, as
+        wallabag's). */
+    void setAccessTokenLifetime(int seconds);
+    int accessTokenLifetime() const;
+    /*! Makes every access token issued so far expired, as if their lifetime had passed. */
+    void expireAccessTokens();
 
     /*!
         Stops listening and closes the open connections, so new connections are refused,
@@ -189,7 +224,7 @@ public:
         \c{{"total_requests": N, "requests_per_route": {"GET /api/entries.json": N, ...},
         "writes_applied": N, "duplicate_writes_rejected": N, "faults_injected": N,
         "capacity_rejections": N, "peak_in_progress": N, "idempotency_records": N,
-        "entry_writes": {"ID": [...]}}}.
+        "entry_writes": {"ID": [...]}, "tokens_issued": N}}.
         Routes are named by their pattern (\c{PATCH /api/entries/{id}.json}); paths that
         match no route by themselves. peak_in_progress is the most requests served at once
         (see setMaxConcurrent()). entry_writes lists, per entry id, the writes applied to
