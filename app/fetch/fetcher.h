@@ -6,6 +6,8 @@
 
 #include "exitcodes.h"
 #include "fetchoptions.h"
+#include "fetchproxy.h"
+#include "proxycheck.h"
 
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
@@ -57,6 +59,8 @@ private:
     void onWaitingForConnectivity(QNetworkReply *reply, bool waiting);
     void onWaitingToRetryChanged(bool waiting);
     void explainWait(int wait);
+    void checkProxy(const QUrl &url);
+    void onProxyChecked(bool accepted, ExitCodes::Code code, const QString &reason);
     void onRedirected(const QUrl &url);
     void onMetaDataChanged();
     void onReadyRead();
@@ -73,11 +77,14 @@ private:
 
     FetchOptions m_options;
     KeepTrying::RetryingNetworkAccessManager m_manager;
+    FetchProxyFactory *m_proxies = nullptr; //!< owned by m_manager
+    ProxyCheck m_proxyCheck; //!< after a connectivity fault: is it the proxy that failed?
     QPointer<QNetworkReply> m_reply;
     QFile m_stdout;
     std::unique_ptr<QSaveFile> m_saveFile;
     QIODevice *m_output = nullptr;
     QElapsedTimer m_elapsed;
+    QUrl m_checkedUrl; //!< the URL whose proxy m_proxyCheck asks
     QString m_writeError;
     QString m_gaveUpReason;
     QString m_lastRetryReason;
