@@ -29,6 +29,8 @@ FetchProxyFactory::FetchProxyFactory(const QString &explicitProxy, bool hasNoPro
     m_http = fromEnvironment("http_proxy", nullptr);
     m_https = fromEnvironment("https_proxy", "HTTPS_PROXY");
     m_all = fromEnvironment("all_proxy", "ALL_PROXY");
+    // HTTP_PROXY is not used, but set it says the environment decides, as with curl.
+    m_environmentDecides = m_http || m_https || m_all || !qEnvironmentVariableIsEmpty("HTTP_PROXY");
     if (hasNoProxy) {
         m_noProxy = qMakePair(QStringLiteral("--noproxy"), noProxy);
     } else {
@@ -141,11 +143,14 @@ FetchProxyFactory::Choice FetchProxyFactory::choose(const QUrl &url) const
         return { forScheme->proxy, forScheme->source };
     if (m_all)
         return { m_all->proxy, m_all->source };
-    if (m_http || m_https)
+    if (m_environmentDecides)
         return { QNetworkProxy(QNetworkProxy::NoProxy), QStringLiteral("environment") };
-    const QList<QNetworkProxy> system = systemProxyForQuery(QNetworkProxyQuery(url));
+    // The application's choice: the system's settings once main() asked for them. Through
+    // proxyForQuery(), which sends loopback and localhost direct whatever the system says.
+    const QList<QNetworkProxy> system = proxyForQuery(QNetworkProxyQuery(url));
     return { system.value(0, QNetworkProxy(QNetworkProxy::NoProxy)),
-             QStringLiteral("system settings") };
+             usesSystemConfiguration() ? QStringLiteral("system settings")
+                                       : QStringLiteral("application settings") };
 }
 
 QString FetchProxyFactory::describe(const Choice &choice)

@@ -26,8 +26,10 @@
         can be set by a CGI request's Proxy header) for http, https_proxy or HTTPS_PROXY for
         https, else all_proxy or ALL_PROXY. When any of these is set, the environment
         decides: a URL none of them is for goes direct.
-    \li Otherwise the system's settings (QNetworkProxyFactory::systemProxyForQuery(): the
-        desktop's on Windows, macOS, GNOME and KDE).
+        HTTP_PROXY set alone also makes the environment decide (everything direct).
+    \li Otherwise the application's proxy settings: keeptrying-fetch's main() asks for the
+        system's (QNetworkProxyFactory::setUseSystemConfiguration(): the desktop's on
+        Windows, macOS, GNOME and KDE). Qt sends loopback and localhost direct there.
     \endlist
 
     A proxy URL is http://[user:password@]host[:port] or socks5://, socks5h:// (the proxy
@@ -83,6 +85,7 @@ private:
     std::optional<Setting> m_https;
     std::optional<Setting> m_all;
     std::optional<QPair<QString, QString>> m_noProxy; // source, list
+    bool m_environmentDecides = false;
 };
 
 #endif // KEEPTRYING_FETCH_FETCHPROXY_H
