@@ -94,13 +94,26 @@ void HttpTestProxy::onNewConnection()
             origin->disconnectFromHost();
             client->deleteLater();
         });
-        connect(origin, &QTcpSocket::readyRead, client,
-                [client, origin] { client->write(origin->readAll()); });
+        // The client may have gone before the origin's bytes arrive: they are dropped.
+        connect(origin, &QTcpSocket::readyRead, client, [client, origin] {
+            if (!origin->isOpen())
+                return;
+            const QByteArray bytes = origin->readAll();
+            if (client->state() == QAbstractSocket::ConnectedState)
+                client->write(bytes);
+        });
         connect(origin, &QTcpSocket::disconnected, client, [client, origin] {
-            client->write(origin->readAll());
-            client->disconnectFromHost();
+            const QByteArray bytes = origin->isOpen() ? origin->readAll() : QByteArray();
+            if (client->state() == QAbstractSocket::ConnectedState) {
+                client->write(bytes);
+                client->disconnectFromHost();
+            }
         });
         connect(origin, &QTcpSocket::connected, client, [client, origin, buffer, tunnel] {
+            if (client->state() != QAbstractSocket::ConnectedState) {
+                origin->abort(); // the client has gone
+                return;
+            }
             if (*tunnel)
                 client->write("HTTP/1.1 200 Connection established\r\n\r\n");
             origin->write(*buffer);
@@ -114,6 +127,8 @@ void HttpTestProxy::onNewConnection()
                     // Nothing listens there: what Squid answers (ERR_CONNECT_FAIL).
                     if (*index >= 0)
                         m_requests[*index].answer = 503;
+                    if (client->state() != QAbstractSocket::ConnectedState)
+                        return;
                     client->write(answer(503, "Service Unavailable"));
                     client->disconnectFromHost();
                 });
