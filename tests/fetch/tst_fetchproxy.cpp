@@ -105,6 +105,7 @@ private Q_SLOTS:
     void deadProxy_data();
     void deadProxy();
     void originDownAndBackThroughProxy();
+    void originAwayBehindConnect();
 };
 
 void tst_FetchProxy::helpNamesTheProxyOptions()
@@ -350,6 +351,28 @@ void tst_FetchProxy::originDownAndBackThroughProxy()
     QCOMPARE(origin.requestCount(), 1);
     QCOMPARE(proxy.forwarded(), 1);
     QVERIFY2(err.contains("retry 2 in"), err.constData());
+}
+
+// An https origin that is away behind a proxy that is there: the proxy refuses the CONNECT
+// (503, as Squid). That is the origin's fault, not the proxy's: the request waits for the
+// origin (here until its deadline, exit 28), it does not end as a dead proxy would (7).
+void tst_FetchProxy::originAwayBehindConnect()
+{
+    HttpTestProxy proxy;
+    QVERIFY(proxy.listen());
+    const quint16 originPort = unusedPort();
+    QVERIFY(originPort != 0);
+    const Run run = runProgram(fetchProgram,
+                               { QStringLiteral("-x"), proxy.url(), QStringLiteral("--deadline"),
+                                 QStringLiteral("1500"),
+                                 QStringLiteral("https://127.0.0.1:%1/").arg(originPort) },
+                               {});
+    QVERIFY(run.finishedInTime);
+    QVERIFY2(run.exitCode == 28, run.err.constData());
+    QVERIFY(proxy.requestCount() >= 1);
+    QCOMPARE(proxy.requests().constFirst().method, QByteArrayLiteral("CONNECT"));
+    QCOMPARE(proxy.requests().constFirst().answer, 503);
+    QVERIFY2(!run.err.contains("could not connect to the proxy"), run.err.constData());
 }
 
 QTEST_GUILESS_MAIN(tst_FetchProxy)
