@@ -269,6 +269,14 @@ void Fetcher::checkProxy(const QUrl &url)
 
 void Fetcher::onProxyChecked(bool accepted, ExitCodes::Code code, const QString &reason)
 {
+    m_proxyChecked = true;
+    if (accepted && m_pendingEnd) {
+        // The proxy is there: the request's own failure is the answer.
+        const auto pending = *m_pendingEnd;
+        m_pendingEnd.reset();
+        end(pending.first, pending.second);
+        return;
+    }
     if (accepted || m_ended || !m_reply)
         return;
     const QString message =
@@ -436,6 +444,16 @@ void Fetcher::onFinished()
                 .arg(QLatin1String(QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(
                     m_reply->error())))
                 .arg(m_elapsed.elapsed()));
+    }
+    if ((code == ExitCodes::CouldNotConnect || code == ExitCodes::HostNotFound) &&
+        !m_proxyCheck.isRunning() && !m_proxyChecked) {
+        // The last attempt failed to connect through a proxy no check has seen yet: ask it
+        // first, so that a dead proxy is named as such (onProxyChecked() ends the run).
+        m_pendingEnd = { code, failureMessage(code) };
+        checkProxy(m_reply->url().isValid() ? m_reply->url() : m_options.url);
+        if (m_proxyCheck.isRunning())
+            return;
+        m_pendingEnd.reset();
     }
     if (code != ExitCodes::Success) {
         end(code, failureMessage(code));

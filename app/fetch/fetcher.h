@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 /*!
     Runs one keeptrying-fetch request: sends it through a RetryingNetworkAccessManager,
@@ -85,6 +86,9 @@ private:
     QIODevice *m_output = nullptr;
     QElapsedTimer m_elapsed;
     QUrl m_checkedUrl; //!< the URL whose proxy m_proxyCheck asks
+    bool m_proxyChecked = false; //!< a check has answered (the proxy was there, or not)
+    //! The run's end, held while the proxy is checked after the last attempt.
+    std::optional<QPair<ExitCodes::Code, QString>> m_pendingEnd;
     QString m_writeError;
     QString m_gaveUpReason;
     QString m_lastRetryReason;

@@ -266,7 +266,7 @@ void tst_FetchProxy::deadProxy_data()
     QTest::newRow("-x, one attempt")
         << fetchProgram
         << dashX + QStringList { QStringLiteral("--max-attempts"), QStringLiteral("1"), http }
-        << Variables {} << QString();
+        << Variables {} << QStringLiteral("-x");
     QTest::newRow("curl, -x") << curl << dashX + QStringList { http } << Variables {} << QString();
     QTest::newRow("curl, http_proxy") << curl << QStringList { http } << environment << QString();
 }
@@ -373,6 +373,15 @@ void tst_FetchProxy::originAwayBehindConnect()
     QCOMPARE(proxy.requests().constFirst().method, QByteArrayLiteral("CONNECT"));
     QCOMPARE(proxy.requests().constFirst().answer, 503);
     QVERIFY2(!run.err.contains("could not connect to the proxy"), run.err.constData());
+    QVERIFY2(run.err.contains(
+                 QStringLiteral("waiting for 127.0.0.1:%1 to answer").arg(originPort).toUtf8()),
+             run.err.constData());
+    // The manager's reachability probes went through the same proxy (18 CONNECTs in 1.5 s
+    // here), to the same origin.
+    QVERIFY(proxy.requestCount() >= 2);
+    const QByteArray target = "127.0.0.1:" + QByteArray::number(originPort);
+    for (const HttpTestProxy::Request &request : proxy.requests())
+        QCOMPARE(request.target, target);
 }
 
 QTEST_GUILESS_MAIN(tst_FetchProxy)
