@@ -109,6 +109,7 @@ bool FetchProxyFactory::parseProxyUrl(const QString &text, QNetworkProxy *proxy,
 bool FetchProxyFactory::noProxyMatches(const QString &list, const QString &host)
 {
     const QString name = host.toLower();
+    const bool hostIsAddress = !QHostAddress(name).isNull();
     const QStringList entries = list.split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (QString entry : entries) {
         entry = entry.trimmed().toLower();
@@ -123,7 +124,7 @@ bool FetchProxyFactory::noProxyMatches(const QString &list, const QString &host)
         if (name == entry)
             return true;
         // A name also covers its subdomains; an address only itself.
-        if (QHostAddress(entry).isNull() && name.endsWith(QLatin1Char('.') + entry))
+        if (!hostIsAddress && name.endsWith(QLatin1Char('.') + entry))
             return true;
     }
     return false;

@@ -6,6 +6,7 @@
 // loopback only. Where curl is installed, rows first run curl with the same environment and
 // arguments and take what it does as the expected value.
 
+#include "fetchproxy.h"
 #include "httptestproxy.h"
 #include "testserver.h"
 
@@ -97,6 +98,10 @@ class tst_FetchProxy : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void noProxyMatches_data();
+    void noProxyMatches();
+    void parseProxyUrl_data();
+    void parseProxyUrl();
     void helpNamesTheProxyOptions();
     void badProxyIsAUsageError_data();
     void badProxyIsAUsageError();
@@ -107,6 +112,115 @@ private Q_SLOTS:
     void originDownAndBackThroughProxy();
     void originAwayBehindConnect();
 };
+
+void tst_FetchProxy::noProxyMatches_data()
+{
+    QTest::addColumn<QString>("list");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<bool>("matches");
+    // curl's rules (curl(1), --noproxy and NO_PROXY).
+    QTest::newRow("* alone") << "*"
+                             << "example.com" << true;
+    QTest::newRow("* among others") << "a.test,*"
+                                    << "example.com" << true;
+    QTest::newRow("* in a name is literal") << "*.example.com"
+                                            << "www.example.com" << false;
+    QTest::newRow("same name") << "example.com"
+                               << "example.com" << true;
+    QTest::newRow("any case") << "Example.COM"
+                              << "example.com" << true;
+    QTest::newRow("subdomain") << "example.com"
+                               << "www.example.com" << true;
+    QTest::newRow("leading dot, subdomain") << ".example.com"
+                                            << "www.example.com" << true;
+    QTest::newRow("leading dot, the name itself") << ".example.com"
+                                                  << "example.com" << true;
+    QTest::newRow("only a suffix") << "example.com"
+                                   << "notexample.com" << false;
+    QTest::newRow("spaces around entries") << " a.test , example.com "
+                                           << "example.com" << true;
+    QTest::newRow("address") << "127.0.0.1"
+                             << "127.0.0.1" << true;
+    QTest::newRow("address is not a suffix") << "0.0.1"
+                                             << "127.0.0.1" << false;
+    QTest::newRow("another address") << "127.0.0.1"
+                                     << "127.0.0.10" << false;
+    QTest::newRow("IPv6 in brackets") << "[::1]"
+                                      << "::1" << true;
+    QTest::newRow("empty list") << ""
+                                << "example.com" << false;
+}
+
+void tst_FetchProxy::noProxyMatches()
+{
+    QFETCH(QString, list);
+    QFETCH(QString, host);
+    QFETCH(bool, matches);
+    QCOMPARE(FetchProxyFactory::noProxyMatches(list, host), matches);
+}
+
+void tst_FetchProxy::parseProxyUrl_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("valid");
+    QTest::addColumn<int>("type");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<QString>("user");
+    QTest::addColumn<QString>("password");
+    QTest::addColumn<bool>("remoteLookup");
+    const int http = QNetworkProxy::HttpProxy;
+    const int socks = QNetworkProxy::Socks5Proxy;
+    QTest::newRow("http") << "http://proxy.test:3128" << true << http << "proxy.test" << 3128 << ""
+                          << "" << true;
+    QTest::newRow("no scheme: http")
+        << "proxy.test:3128" << true << http << "proxy.test" << 3128 << ""
+        << "" << true;
+    QTest::newRow("no port: 1080")
+        << "http://proxy.test" << true << http << "proxy.test" << 1080 << ""
+        << "" << true;
+    QTest::newRow("credentials, decoded")
+        << "http://me:p%40ss@proxy.test:8080" << true << http << "proxy.test" << 8080 << "me"
+        << "p@ss" << true;
+    QTest::newRow("socks5: names resolved here")
+        << "socks5://proxy.test:1080" << true << socks << "proxy.test" << 1080 << ""
+        << "" << false;
+    QTest::newRow("socks5h: names resolved by the proxy")
+        << "socks5h://proxy.test" << true << socks << "proxy.test" << 1080 << ""
+        << "" << true;
+    QTest::newRow("https proxy: unsupported") << "https://proxy.test" << false << 0 << "" << 0 << ""
+                                              << "" << false;
+    QTest::newRow("socks4: unsupported") << "socks4://proxy.test" << false << 0 << "" << 0 << ""
+                                         << "" << false;
+    QTest::newRow("no host") << "http://:3128" << false << 0 << "" << 0 << ""
+                             << "" << false;
+}
+
+void tst_FetchProxy::parseProxyUrl()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, valid);
+    QNetworkProxy proxy;
+    QString error;
+    QCOMPARE(FetchProxyFactory::parseProxyUrl(text, &proxy, &error), valid);
+    QCOMPARE(error.isEmpty(), valid);
+    if (!valid)
+        return;
+    QFETCH(int, type);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(QString, user);
+    QFETCH(QString, password);
+    QFETCH(bool, remoteLookup);
+    QCOMPARE(int(proxy.type()), type);
+    QCOMPARE(proxy.hostName(), host);
+    QCOMPARE(int(proxy.port()), port);
+    QCOMPARE(proxy.user(), user);
+    QCOMPARE(proxy.password(), password);
+    if (proxy.type() == QNetworkProxy::Socks5Proxy)
+        QCOMPARE(bool(proxy.capabilities() & QNetworkProxy::HostNameLookupCapability),
+                 remoteLookup);
+}
 
 void tst_FetchProxy::helpNamesTheProxyOptions()
 {
