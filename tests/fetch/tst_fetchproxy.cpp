@@ -143,6 +143,8 @@ void tst_FetchProxy::noProxyMatches_data()
                              << "127.0.0.1" << true;
     QTest::newRow("address is not a suffix") << "0.0.1"
                                              << "127.0.0.1" << false;
+    QTest::newRow("address is not a suffix, short") << "0.1"
+                                                    << "127.0.0.1" << false;
     QTest::newRow("another address") << "127.0.0.1"
                                      << "127.0.0.10" << false;
     QTest::newRow("IPv6 in brackets") << "[::1]"
