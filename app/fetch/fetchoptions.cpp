@@ -84,16 +84,17 @@ FetchCommandLine::FetchCommandLine()
                                             "PATCH may be retried: auto makes a new UUID, "
                                             "anything else is sent as the key."),
                              QStringLiteral("auto|KEY")),
-      m_proxyOption(QStringList { QStringLiteral("x"), QStringLiteral("proxy") },
-                    QStringLiteral("Use this proxy, whatever the environment says: "
-                                   "http://[user:password@]host[:port], socks5:// or socks5h:// "
-                                   "(no scheme: http; no port: 1080). Without it, as curl: "
-                                   "http_proxy for http, https_proxy or HTTPS_PROXY for https, "
-                                   "else all_proxy or ALL_PROXY; with none of them set, the "
-                                   "system's proxy settings. A proxy that cannot be reached or "
-                                   "fails ends the run at once (exit code 7, 5 or 97): it is "
-                                   "not waited for as an unreachable server is."),
-                    QStringLiteral("URL")),
+      m_proxyOption(
+          QStringList { QStringLiteral("x"), QStringLiteral("proxy") },
+          QStringLiteral("Use this proxy, whatever the environment says: "
+                         "http://[user:password@]host[:port], socks5:// or socks5h:// "
+                         "(no scheme: http; no port: 1080). Without it, as curl: "
+                         "http_proxy for http, https_proxy or HTTPS_PROXY for https, "
+                         "else all_proxy or ALL_PROXY; with none of them set, the "
+                         "system's proxy settings. A proxy that refuses ends the run at once "
+                         "(exit code 7; 5 when its name does not resolve): it is "
+                         "not waited for as an unreachable server is."),
+          QStringLiteral("URL")),
       m_noProxyOption(QStringLiteral("noproxy"),
                       QStringLiteral("Hosts to reach directly, not through a proxy: a "
                                      "comma-separated list of names (each with its subdomains) "
