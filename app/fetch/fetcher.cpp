@@ -12,6 +12,7 @@
 #include <QtCore/QMetaEnum>
 #include <QtNetwork/QNetworkRequest>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 
@@ -39,11 +40,43 @@ QString printable(const QUrl &url)
     return KeepTrying::redactedUrl(url).toDisplayString();
 }
 
+// The proxy itself failed: it refused, its name did not resolve, it closed or timed out.
+bool isProxyFault(QNetworkReply::NetworkError error)
+{
+    switch (error) {
+    case QNetworkReply::ProxyConnectionRefusedError:
+    case QNetworkReply::ProxyConnectionClosedError:
+    case QNetworkReply::ProxyNotFoundError:
+    case QNetworkReply::ProxyTimeoutError:
+    case QNetworkReply::ProxyAuthenticationRequiredError:
+    case QNetworkReply::UnknownProxyError:
+        return true;
+    default:
+        return false;
+    }
+}
+
 } // namespace
 
 Fetcher::Fetcher(const FetchOptions &options, QObject *parent) : QObject(parent), m_options(options)
 {
-    m_manager.setRetryPolicy(m_options.policy);
+    // curl's choice of proxy (-x, --noproxy, the environment), else the system's settings.
+    // The manager's reachability probes ask the same factory, so they go the same way.
+    m_proxies = new FetchProxyFactory(m_options.proxy, m_options.hasNoProxy, m_options.noProxy);
+    m_manager.setProxyFactory(m_proxies);
+    KeepTrying::RetryPolicy policy = m_options.policy;
+    const QNetworkProxy::ProxyType proxyType = m_proxies->choose(m_options.url).proxy.type();
+    if (proxyType != QNetworkProxy::NoProxy && proxyType != QNetworkProxy::DefaultProxy &&
+        !policy.shouldRetry) {
+        // A proxy that cannot be reached is not an origin that is away for a while: waiting
+        // for it would wait for a setting to change. Like curl, end at once and say so.
+        policy.shouldRetry = [](const KeepTrying::RetryContext &context) {
+            return !isProxyFault(context.error) &&
+                context.fault != KeepTrying::FaultClass::Permanent;
+        };
+    }
+    m_manager.setRetryPolicy(policy);
+    connect(&m_proxyCheck, &ProxyCheck::finished, this, &Fetcher::onProxyChecked);
     // Only switch it on: KEEPTRYING_SIMULATE_OFFLINE=1 may already have done so.
     if (m_options.simulateOffline)
         m_manager.setSimulatedOffline(true);
@@ -121,6 +154,8 @@ bool Fetcher::start()
 
     if (m_options.verbose) {
         say(QStringLiteral("* %1 %2").arg(QString::fromLatin1(method), printable(m_options.url)));
+        say(QStringLiteral("* connection: %1")
+                .arg(FetchProxyFactory::describe(m_proxies->choose(m_options.url))));
         const QList<QByteArray> names = request.rawHeaderList();
         for (const QByteArray &name : names) {
             say(QStringLiteral("> %1: %2")
@@ -208,12 +243,50 @@ void Fetcher::onAttemptStarted(QNetworkReply *, int attempt)
         say(QStringLiteral("* attempt %1").arg(attempt));
 }
 
-void Fetcher::onRetryScheduled(QNetworkReply *, int attempt, qint64 delayMs, const QString &reason)
+void Fetcher::onRetryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs,
+                               const QString &reason)
 {
+    checkProxy(reply && reply->url().isValid() ? reply->url() : m_options.url);
     m_lastRetryReason = reason;
     m_retryWait = m_waits; // this wait is the backoff it announces
     // The number is the attempt about to be made.
     say(QStringLiteral("retry %1 in %2 ms: %3").arg(attempt + 1).arg(delayMs).arg(reason));
+}
+
+// A retry is coming: if a proxy stands in the way, make sure it is the origin that failed
+// and not the proxy, which the manager would otherwise wait for as for an origin away.
+void Fetcher::checkProxy(const QUrl &url)
+{
+    const QNetworkProxy proxy = m_proxies->choose(url).proxy;
+    if (m_ended || proxy.type() == QNetworkProxy::NoProxy ||
+        proxy.type() == QNetworkProxy::DefaultProxy)
+        return;
+    m_checkedUrl = url;
+    const qint64 timeout =
+        m_options.policy.attemptTimeoutMs > 0 ? m_options.policy.attemptTimeoutMs : 10000;
+    m_proxyCheck.start(proxy, int(std::min<qint64>(timeout, 10000)));
+}
+
+void Fetcher::onProxyChecked(bool accepted, ExitCodes::Code code, const QString &reason)
+{
+    m_proxyChecked = true;
+    if (accepted && m_pendingEnd) {
+        // The proxy is there: the request's own failure is the answer.
+        const auto pending = *m_pendingEnd;
+        m_pendingEnd.reset();
+        end(pending.first, pending.second);
+        return;
+    }
+    if (accepted || m_ended || !m_reply)
+        return;
+    const QString message =
+        QStringLiteral("could not connect to %1: %2; check the proxy setting, or use "
+                       "--noproxy '*' to go direct")
+            .arg(FetchProxyFactory::describeProxy(m_proxies->choose(m_checkedUrl)), reason);
+    QNetworkReply *reply = m_reply;
+    reply->disconnect(this);
+    end(code, message);
+    reply->abort(); // nothing more is sent
 }
 
 void Fetcher::onGaveUp(QNetworkReply *, const QString &reason)
@@ -372,6 +445,16 @@ void Fetcher::onFinished()
                     m_reply->error())))
                 .arg(m_elapsed.elapsed()));
     }
+    if ((code == ExitCodes::CouldNotConnect || code == ExitCodes::HostNotFound) &&
+        !m_proxyCheck.isRunning() && !m_proxyChecked) {
+        // The last attempt failed to connect through a proxy no check has seen yet: ask it
+        // first, so that a dead proxy is named as such (onProxyChecked() ends the run).
+        m_pendingEnd = { code, failureMessage(code) };
+        checkProxy(m_reply->url().isValid() ? m_reply->url() : m_options.url);
+        if (m_proxyCheck.isRunning())
+            return;
+        m_pendingEnd.reset();
+    }
     if (code != ExitCodes::Success) {
         end(code, failureMessage(code));
         return;
@@ -411,6 +494,13 @@ QString Fetcher::failureMessage(ExitCodes::Code code) const
     } else if (code == ExitCodes::Timeout && policy.attemptTimeoutMs > 0) {
         text =
             QStringLiteral("nothing received for %1 ms (--timeout)").arg(policy.attemptTimeoutMs);
+    } else if (isProxyFault(m_reply->error())) {
+        // Qt's words name neither the proxy nor where it came from.
+        const QUrl url = m_reply->url().isValid() ? m_reply->url() : m_options.url;
+        text = QStringLiteral("%1 failed: %2; check the proxy setting, or use --noproxy '*' "
+                              "to go direct")
+                   .arg(FetchProxyFactory::describeProxy(m_proxies->choose(url)),
+                        withoutCredentials(m_reply->errorString()));
     } else if (code == ExitCodes::Timeout) {
         text = QStringLiteral("timed out: %1").arg(withoutCredentials(m_reply->errorString()));
     } else {

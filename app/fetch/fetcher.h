@@ -6,6 +6,8 @@
 
 #include "exitcodes.h"
 #include "fetchoptions.h"
+#include "fetchproxy.h"
+#include "proxycheck.h"
 
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
@@ -17,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 /*!
     Runs one keeptrying-fetch request: sends it through a RetryingNetworkAccessManager,
@@ -57,6 +60,8 @@ private:
     void onWaitingForConnectivity(QNetworkReply *reply, bool waiting);
     void onWaitingToRetryChanged(bool waiting);
     void explainWait(int wait);
+    void checkProxy(const QUrl &url);
+    void onProxyChecked(bool accepted, ExitCodes::Code code, const QString &reason);
     void onRedirected(const QUrl &url);
     void onMetaDataChanged();
     void onReadyRead();
@@ -73,11 +78,17 @@ private:
 
     FetchOptions m_options;
     KeepTrying::RetryingNetworkAccessManager m_manager;
+    FetchProxyFactory *m_proxies = nullptr; //!< owned by m_manager
+    ProxyCheck m_proxyCheck; //!< after a connectivity fault: is it the proxy that failed?
     QPointer<QNetworkReply> m_reply;
     QFile m_stdout;
     std::unique_ptr<QSaveFile> m_saveFile;
     QIODevice *m_output = nullptr;
     QElapsedTimer m_elapsed;
+    QUrl m_checkedUrl; //!< the URL whose proxy m_proxyCheck asks
+    bool m_proxyChecked = false; //!< a check has answered (the proxy was there, or not)
+    //! The run's end, held while the proxy is checked after the last attempt.
+    std::optional<QPair<ExitCodes::Code, QString>> m_pendingEnd;
     QString m_writeError;
     QString m_gaveUpReason;
     QString m_lastRetryReason;

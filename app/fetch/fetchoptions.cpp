@@ -3,6 +3,8 @@
 
 #include "fetchoptions.h"
 
+#include "fetchproxy.h"
+
 #include <QtCore/QFile>
 #include <QtCore/QStringList>
 
@@ -82,6 +84,22 @@ FetchCommandLine::FetchCommandLine()
                                             "PATCH may be retried: auto makes a new UUID, "
                                             "anything else is sent as the key."),
                              QStringLiteral("auto|KEY")),
+      m_proxyOption(
+          QStringList { QStringLiteral("x"), QStringLiteral("proxy") },
+          QStringLiteral("Use this proxy, whatever the environment says: "
+                         "http://[user:password@]host[:port], socks5:// or socks5h:// "
+                         "(no scheme: http; no port: 1080). Without it, as curl: "
+                         "http_proxy for http, https_proxy or HTTPS_PROXY for https, "
+                         "else all_proxy or ALL_PROXY; with none of them set, the "
+                         "system's proxy settings. A proxy that refuses ends the run at once "
+                         "(exit code 7; 5 when its name does not resolve): it is "
+                         "not waited for as an unreachable server is."),
+          QStringLiteral("URL")),
+      m_noProxyOption(QStringLiteral("noproxy"),
+                      QStringLiteral("Hosts to reach directly, not through a proxy: a "
+                                     "comma-separated list of names (each with its subdomains) "
+                                     "and addresses; '*' for all. Replaces no_proxy/NO_PROXY."),
+                      QStringLiteral("LIST")),
       m_simulateOfflineOption(QStringLiteral("simulate-offline"),
                               QStringLiteral("Pretend the network is down (as "
                                              "KEEPTRYING_SIMULATE_OFFLINE=1); nothing is sent. "
@@ -108,7 +126,7 @@ FetchCommandLine::FetchCommandLine()
          { &m_helpOption, &m_versionOption, &m_methodOption, &m_dataOption, &m_headerOption,
            &m_outputOption, &m_maxAttemptsOption, &m_initialDelayOption, &m_maxDelayOption,
            &m_jitterOption, &m_timeoutOption, &m_deadlineOption, &m_idempotencyKeyOption,
-           &m_simulateOfflineOption, &m_verboseOption })
+           &m_proxyOption, &m_noProxyOption, &m_simulateOfflineOption, &m_verboseOption })
         m_parser.addOption(*option);
 }
 
@@ -223,6 +241,16 @@ FetchCommandLine::Result FetchCommandLine::parse(const QStringList &arguments)
             m_options.headers.append({ QByteArrayLiteral("Idempotency-Key"), value });
         }
     }
+
+    m_options.proxy = m_parser.value(m_proxyOption);
+    if (m_parser.isSet(m_proxyOption) && m_options.proxy.trimmed().isEmpty())
+        return fail(ExitCodes::Usage, QStringLiteral("-x needs a proxy URL"));
+    m_options.hasNoProxy = m_parser.isSet(m_noProxyOption);
+    m_options.noProxy = m_parser.value(m_noProxyOption);
+    QString proxyError;
+    if (!FetchProxyFactory(m_options.proxy, m_options.hasNoProxy, m_options.noProxy)
+             .isValid(&proxyError))
+        return fail(ExitCodes::Usage, proxyError);
 
     m_options.simulateOffline = m_parser.isSet(m_simulateOfflineOption);
     m_options.verbose = m_parser.isSet(m_verboseOption);

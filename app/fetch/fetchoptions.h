@@ -27,6 +27,9 @@ struct FetchOptions
     QList<QPair<QByteArray, QByteArray>> headers; //!< From -H, in order.
     QString outputFile; //!< -o FILE; empty for stdout.
     KeepTrying::RetryPolicy policy;
+    QString proxy; //!< -x URL; empty: the environment's or the system's (see FetchProxyFactory).
+    QString noProxy; //!< --noproxy LIST, when hasNoProxy.
+    bool hasNoProxy = false;
     bool simulateOffline = false;
     bool verbose = false;
 };
@@ -73,6 +76,8 @@ private:
     QCommandLineOption m_timeoutOption;
     QCommandLineOption m_deadlineOption;
     QCommandLineOption m_idempotencyKeyOption;
+    QCommandLineOption m_proxyOption;
+    QCommandLineOption m_noProxyOption;
     QCommandLineOption m_simulateOfflineOption;
     QCommandLineOption m_verboseOption;
 

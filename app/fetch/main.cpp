@@ -7,6 +7,7 @@
 #include "fetchoptions.h"
 
 #include <QtCore/QCoreApplication>
+#include <QtNetwork/QNetworkProxyFactory>
 
 #include <csignal>
 #include <cstdio>
@@ -39,6 +40,8 @@ int main(int argc, char *argv[])
         break;
     }
 
+    // The system's proxy settings where the command line and the environment name none.
+    QNetworkProxyFactory::setUseSystemConfiguration(true);
     Fetcher fetcher(commandLine.options());
     // Queued: the reply may finish before exec() runs.
     QObject::connect(&fetcher, &Fetcher::finished, &app, &QCoreApplication::exit,

@@ -23,6 +23,7 @@
 #include <QtCore/QFile>
 #include <QtCore/QSettings>
 #include <QtCore/QStandardPaths>
+#include <QtNetwork/QNetworkProxyFactory>
 #include <QtWidgets/QStatusBar>
 
 #include <cstdio>
@@ -157,6 +158,10 @@ bool ReaderApp::prepareDemoAccount(AccountSwitcher::Account *account, QString *d
 
 bool ReaderApp::openSession()
 {
+    // The proxy people have set: the desktop's settings, or on Linux http_proxy, https_proxy
+    // and no_proxy (Debian's Qt asks libproxy). Qt 6.4 does so by default; said here so that
+    // the reader does not depend on that default. Qt sends loopback and localhost direct.
+    QNetworkProxyFactory::setUseSystemConfiguration(true);
     // Every request of the reader goes through this one manager: the list, the articles,
     // the images and the writes, so that simulated offline mode applies to all of them.
     m_manager = std::make_unique<KeepTrying::RetryingNetworkAccessManager>();

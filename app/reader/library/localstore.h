@@ -74,6 +74,7 @@ public:
     /*! The server the articles come from: pictures on it are kept relative to it, so that
         they still load when it moves (the built-in server takes a new port every run). */
     void setServer(const QUrl &server) { m_server = server; }
+    QUrl server() const { return m_server; }
     QString path() const { return m_path; }
 
     // --- reading (for the models) ---

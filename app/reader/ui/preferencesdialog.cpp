@@ -10,6 +10,7 @@
 
 #include <QtCore/QLocale>
 #include <QtCore/QSettings>
+#include <QtNetwork/QNetworkProxyFactory>
 #include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QFormLayout>
 #include <QtWidgets/QLabel>
@@ -45,6 +46,14 @@ PreferencesDialog::PreferencesDialog(KeepTrying::RetryingNetworkAccessManager *m
     m_usage->setObjectName(QStringLiteral("offlineUsage"));
     m_usage->setWordWrap(true);
     form->addRow(tr("In use now:"), m_usage);
+    auto *connection = new QLabel(connectionDescription(m_manager, m_store->server()), this);
+    connection->setObjectName(QStringLiteral("connectionInUse"));
+    connection->setWordWrap(true);
+    connection->setToolTip(
+        tr("The reader uses your system's proxy settings: the desktop's, or the http_proxy, "
+           "https_proxy and no_proxy environment variables. Addresses of this computer "
+           "(localhost) are always reached directly."));
+    form->addRow(tr("Connection:"), connection);
     layout->addLayout(form);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -57,6 +66,36 @@ qint64 PreferencesDialog::offlineBudgetBytes()
 {
     const int mib = QSettings().value(QLatin1String(BudgetKey), DefaultBudgetMiB).toInt();
     return qint64(qBound(MinimumBudgetMiB, mib, MaximumBudgetMiB)) * 1024 * 1024;
+}
+
+QString PreferencesDialog::connectionDescription(const QNetworkAccessManager *manager,
+                                                 const QUrl &server)
+{
+    // QNetworkAccessManager's own order (Qt 6.4): its factory, else its proxy unless that is
+    // DefaultProxy, else the application's (the system's settings, see ReaderApp).
+    const QNetworkProxyQuery query(server);
+    QList<QNetworkProxy> proxies;
+    bool fromSystem = false;
+    if (QNetworkProxyFactory *factory = manager->proxyFactory()) {
+        proxies = factory->queryProxy(query);
+    } else if (manager->proxy().type() != QNetworkProxy::DefaultProxy) {
+        proxies = { manager->proxy() };
+    } else {
+        proxies = QNetworkProxyFactory::proxyForQuery(query);
+        fromSystem = QNetworkProxyFactory::usesSystemConfiguration();
+    }
+    const QNetworkProxy proxy = proxies.value(0, QNetworkProxy(QNetworkProxy::NoProxy));
+    if (proxy.type() == QNetworkProxy::NoProxy || proxy.type() == QNetworkProxy::DefaultProxy)
+        return tr("Direct connection");
+    const QString host = proxy.hostName().contains(QLatin1Char(':'))
+        ? QLatin1Char('[') + proxy.hostName() + QLatin1Char(']')
+        : proxy.hostName();
+    const QString where = QStringLiteral("%1:%2").arg(host).arg(proxy.port());
+    const bool socks = proxy.type() == QNetworkProxy::Socks5Proxy;
+    if (fromSystem)
+        return socks ? tr("Through SOCKS proxy %1 (from your system settings)").arg(where)
+                     : tr("Through proxy %1 (from your system settings)").arg(where);
+    return socks ? tr("Through SOCKS proxy %1").arg(where) : tr("Through proxy %1").arg(where);
 }
 
 void PreferencesDialog::updateUsage()
