@@ -4,6 +4,7 @@
 #include "concurrencylimiter_p.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace KeepTrying {
 
@@ -55,6 +56,7 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 du
     switch (outcome) {
     case Outcome::Answered:
         o.proven = true;
+        o.answeredSinceFault = true;
         if (durationMs >= 0) // RFC 6298 §2: SRTT <- 7/8 SRTT + 1/8 R
             o.srttMs = o.srttMs < 0 ? double(durationMs) : 0.875 * o.srttMs + 0.125 * durationMs;
         if (o.probation > 0) {
@@ -68,6 +70,7 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 du
         break;
     case Outcome::Overloaded:
         o.proven = true; // it answered, if only to refuse
+        o.answeredSinceFault = true;
         if (enabled) {
             o.limit = std::max(double(minimumLimit), o.limit / 2);
             o.threshold = o.limit;
@@ -77,6 +80,7 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 du
         break;
     case Outcome::Unreachable:
         o.proven = false;
+        o.answeredSinceFault = false;
         if (enabled) {
             o.threshold = std::max(2.0, o.inFlight / 2.0); // in flight when it failed
             o.limit = minimumLimit;
@@ -144,6 +148,12 @@ bool ConcurrencyLimiter::isProven(const QString &key) const
 {
     const auto it = m_origins.constFind(key);
     return it != m_origins.constEnd() && it->proven;
+}
+
+bool ConcurrencyLimiter::takeAnswerSinceFault(const QString &key)
+{
+    const auto it = m_origins.find(key);
+    return it != m_origins.end() && std::exchange(it->answeredSinceFault, false);
 }
 
 void ConcurrencyLimiter::setClock(std::function<qint64()> nowMs)

@@ -62,6 +62,9 @@ public:
     void connected(const QString &origin);
     // Whether the origin has been seen alive since it was last unreachable.
     bool isProven(const QString &origin) const;
+    // Whether the origin answered since its last unreachable fault; forgets it, so that of
+    // several connection faults in a row only the first can count as a glitch.
+    bool takeAnswerSinceFault(const QString &origin);
     void wait(const QString &origin, Waiter *waiter);
     void cancelWait(const QString &origin, Waiter *waiter);
     double limit(const QString &origin) const;
@@ -77,6 +80,7 @@ private:
         int inFlight = 0;
         int probation = 0; // answers still to come one at a time after an outage
         bool proven = false;
+        bool answeredSinceFault = false;
         double srttMs = -1; // smoothed duration of answered attempts; -1: none yet
         std::deque<qint64> holds; // when slots held after overload answers come free
         std::deque<Waiter *> waiters;
