@@ -58,6 +58,7 @@ private Q_SLOTS:
     void offlineRequestStillWaits();
     void breakerOpensWithoutAWarning();
     void droppedConnectionOnAHealthyServerRetriesWhenAnnounced();
+    void droppedConnectionBeforeAnyAnswerSaysItWaits();
 };
 
 void tst_DropInDefaults::initTestCase()
@@ -234,6 +235,44 @@ void tst_DropInDefaults::droppedConnectionOnAHealthyServerRetriesWhenAnnounced()
     QCOMPARE(waiting.size(), 0);
     QTRY_VERIFY_WITH_TIMEOUT(other->isFinished(), 5000);
     QCOMPARE(other->error(), QNetworkReply::NoError);
+}
+
+// The same drop with nothing answered yet: the origin may be down, so the retry waits for a
+// reachability probe, and the signals say so when the announced delay ends: after
+// retryScheduled(), waitingForConnectivity(true) comes before the next attempt.
+void tst_DropInDefaults::droppedConnectionBeforeAnyAnswerSaysItWaits()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    bool announced = false;
+    server.setHandler([&](const TestServer::Request &request, int) {
+        if (request.method == "GET" && !announced)
+            return TestServer::Response { QByteArray(), TestServer::Response::Abort };
+        return TestServer::respond(200, "ok"); // the probe (HEAD) and the retry
+    });
+    RetryingNetworkAccessManager manager; // the default policy
+    manager.reachability()->setProbeSchedule(50, 50);
+    QStringList events;
+    connect(
+        &manager, &RetryingNetworkAccessManager::attemptStarted, this,
+        [&](QNetworkReply *, int attempt) { events << QStringLiteral("attempt %1").arg(attempt); });
+    connect(&manager, &RetryingNetworkAccessManager::retryScheduled, this, [&] {
+        announced = true;
+        events << QStringLiteral("retry scheduled");
+    });
+    connect(&manager, &RetryingNetworkAccessManager::waitingForConnectivity, this,
+            [&](QNetworkReply *, bool waiting) {
+                events << (waiting ? QStringLiteral("waiting") : QStringLiteral("not waiting"));
+            });
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(events,
+             QStringList({ QStringLiteral("attempt 1"), QStringLiteral("retry scheduled"),
+                           QStringLiteral("waiting"), QStringLiteral("not waiting"),
+                           QStringLiteral("attempt 2") }));
+    QVERIFY(manager.reachability()->probeCount() >= 1);
 }
 
 QTEST_GUILESS_MAIN(tst_DropInDefaults)
