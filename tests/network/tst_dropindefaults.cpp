@@ -251,7 +251,8 @@ void tst_DropInDefaults::droppedConnectionBeforeAnyAnswerSaysItWaits()
         return TestServer::respond(200, "ok"); // the probe (HEAD) and the retry
     });
     RetryingNetworkAccessManager manager; // the default policy
-    manager.reachability()->setProbeSchedule(50, 50);
+    // The first probe goes after 0.9 to 1.8 s (the default schedule), after the first
+    // backoff (at most 200 ms by default) has ended: the retry waits for it.
     QStringList events;
     connect(
         &manager, &RetryingNetworkAccessManager::attemptStarted, this,
