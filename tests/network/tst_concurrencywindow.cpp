@@ -41,6 +41,8 @@ private Q_SLOTS:
     void shedAnswerHoldsItsSlot();
     void lostConnectionAmongLiveOnesIsNoOutage();
     void longResponseDoesNotHoldTheWindow();
+    void longPollDoesNotStarveTheShrunkWindow_data();
+    void longPollDoesNotStarveTheShrunkWindow();
     void deadlineFreesASlotGrantedBeforeItsAttempt();
 };
 
@@ -346,6 +348,61 @@ void tst_ConcurrencyWindow::longResponseDoesNotHoldTheWindow()
         QCOMPARE(reply->error(), QNetworkReply::NoError);
     QVERIFY(!stream->isFinished());
     stream->abort();
+}
+
+void tst_ConcurrencyWindow::longPollDoesNotStarveTheShrunkWindow_data()
+{
+    QTest::addColumn<bool>("headersFirst");
+    QTest::newRow("headers, then a held body") << true;
+    QTest::newRow("nothing until something happens") << false;
+}
+
+// Two 503s shrink the window to one; a long poll then goes, which the server holds until
+// something happens (with its headers sent, or nothing at all yet). A normal GET to the same
+// origin is served while the long poll is still open: the window limits new load on a
+// struggling origin, it does not queue requests behind one the server holds on purpose.
+void tst_ConcurrencyWindow::longPollDoesNotStarveTheShrunkWindow()
+{
+    QFETCH(bool, headersFirst);
+    Test::TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([&](const Test::TestServer::Request &request, int) {
+        if (request.target.startsWith("/busy"))
+            return Test::TestServer::respond(503, "busy");
+        if (request.target.startsWith("/poll")) {
+            if (!headersFirst)
+                return Test::TestServer::stall();
+            return Test::TestServer::Response { Test::TestServer::head(200, 100),
+                                                Test::TestServer::Response::Stall };
+        }
+        return Test::TestServer::respond(200, "ok");
+    });
+    RetryingNetworkAccessManager manager;
+    switchOffBreakerAndBudget(manager); // the window alone
+    RetryPolicy policy = fastPolicy();
+    policy.maxAttempts = 2;
+    manager.setRetryPolicy(policy);
+
+    std::unique_ptr<QNetworkReply> busy(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/busy")))));
+    QSignalSpy busyDone(busy.get(), &QNetworkReply::finished);
+    QVERIFY(busyDone.wait(5000));
+    QCOMPARE(server.requestCount(), 2);
+    QCOMPARE(manager.concurrencyLimit(server.url()), 1);
+
+    std::unique_ptr<QNetworkReply> poll(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/poll")))));
+    QTRY_COMPARE_WITH_TIMEOUT(server.requestCount(), 3, 5000);
+    QElapsedTimer clock;
+    clock.start();
+    std::unique_ptr<QNetworkReply> get(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/entries")))));
+    QSignalSpy getDone(get.get(), &QNetworkReply::finished);
+    QVERIFY(getDone.wait(10000));
+    QCOMPARE(get->error(), QNetworkReply::NoError);
+    QVERIFY(!poll->isFinished()); // served while the long poll is still open
+    qInfo("GET served after %lld ms while the long poll held the only slot", clock.elapsed());
+    poll->abort();
 }
 
 // A request waiting for a slot whose deadline passes just as it is granted one (the deadline

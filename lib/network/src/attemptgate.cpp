@@ -24,6 +24,14 @@ ConcurrencyLimiter::Outcome windowOutcome(FaultClass fault)
                                        : ConcurrencyLimiter::Outcome::Answered;
 }
 
+// Faults of a connection that was made (closed before an answer, silent until the
+// transfer timeout, which Qt reports as a cancel): the origin was there.
+bool isConnectionGlitch(QNetworkReply::NetworkError error)
+{
+    return error == QNetworkReply::RemoteHostClosedError || error == QNetworkReply::TimeoutError ||
+        error == QNetworkReply::OperationCanceledError;
+}
+
 } // namespace
 
 AttemptGate::AttemptGate(QObject *context, const Monitors &monitors, std::function<void()> opened)
@@ -260,10 +268,18 @@ void AttemptGate::release(const Lesson &lesson)
     RetryBudget *budget = m_monitors.budget;
     const FaultClass fault = lesson.fault;
 
+    // A connection lost or silent right after the origin answered is a glitch of that
+    // connection, not an unreachable origin: the retry goes when its backoff ends, as
+    // retryScheduled() said, and no other request waits for a probe. A second fault with no
+    // answer between is taken at its word.
+    ConcurrencyLimiter *window = limiter();
+    const bool glitch = lesson.httpStatus == 0 && fault == FaultClass::Connectivity &&
+        !lesson.neverProcessed && m_attempt && isConnectionGlitch(m_attempt->error()) && window &&
+        window->takeAnswerSinceFault(m_origin);
     ConcurrencyLimiter::Outcome seen = ConcurrencyLimiter::Outcome::Neutral;
     if (lesson.httpStatus > 0)
         seen = windowOutcome(fault);
-    else if (fault == FaultClass::Connectivity)
+    else if (fault == FaultClass::Connectivity && !glitch)
         seen = ConcurrencyLimiter::Outcome::Unreachable;
     releaseSlot(seen);
     // The server spoke HTTP, even to refuse a stream: it is reachable.
@@ -271,7 +287,7 @@ void AttemptGate::release(const Lesson &lesson)
     if (reachability) {
         if (spoke)
             reachability->reportSuccess(m_origin);
-        else if (fault == FaultClass::Connectivity && m_waitForConnectivity)
+        else if (fault == FaultClass::Connectivity && m_waitForConnectivity && !glitch)
             reachability->reportFailure(
                 m_url, m_attempt ? m_attempt->error() : QNetworkReply::UnknownNetworkError,
                 manager());
@@ -317,6 +333,12 @@ bool AttemptGate::isBreakerOpen() const
 bool AttemptGate::isSimulatedOffline() const
 {
     return m_monitors.reachability && m_monitors.reachability->isSimulatedOffline();
+}
+
+bool AttemptGate::isNetworkOffline() const
+{
+    return m_monitors.reachability &&
+        m_monitors.reachability->state() == ReachabilityBackend::Offline;
 }
 
 qint64 AttemptGate::msUntilProbe() const

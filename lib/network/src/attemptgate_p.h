@@ -89,6 +89,8 @@ public:
     bool isBreakerOpen() const;
     // QA's simulated offline mode: attempts fail as an unreachable network would.
     bool isSimulatedOffline() const;
+    // Reachability says the machine is offline (simulated, or the backend's word).
+    bool isNetworkOffline() const;
     qint64 msUntilProbe() const;
     // A timer event of the context: true if it was the gate's.
     bool handleTimer(int timerId);

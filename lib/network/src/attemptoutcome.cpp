@@ -64,6 +64,8 @@ AttemptOutcome AttemptOutcome::of(const QNetworkReply *attempt, const Facts &fac
     if (outcome.error == QNetworkReply::OperationCanceledError && !facts.aborted) {
         // Qt reports a transfer timeout as a cancel; we did not cancel, so it timed out.
         outcome.error = QNetworkReply::TimeoutError;
+        outcome.transferTimedOut = true;
+        outcome.qtErrorString = outcome.errorString;
         const int timeout = attempt->request().transferTimeout();
         outcome.errorString = timeout > 0 ? tr("No data was received for %1 ms").arg(timeout)
                                           : tr("The attempt timed out");

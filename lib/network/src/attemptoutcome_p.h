@@ -21,6 +21,10 @@ struct AttemptOutcome
     QString errorString;
     int httpStatus = 0; // 0: no response
     bool neverProcessed = false; // HTTP/2 refused the stream unprocessed: safe to resend
+    // Qt's transfer timeout cancelled it (Qt says OperationCanceledError; error says
+    // TimeoutError). Qt's own error and text are kept for an end that reports them.
+    bool transferTimedOut = false;
+    QString qtErrorString;
 
     // What only the reply knows about the attempt.
     struct Facts

@@ -127,7 +127,9 @@ void CircuitBreakerPrivate::open(Origin &o)
     o.failuresInWindow = 0;
     o.consecutiveFailures = 0;
     o.halfOpenTimer.start(int(std::min<qint64>(ms, INT_MAX)));
-    qCWarning(lcBreaker).nospace() << o.key << " open for " << ms << " ms (trip " << o.trips << ")";
+    // Ordinary life for a library that expects outages: the app opts in to see it
+    // (QT_LOGGING_RULES="keeptrying.breaker.info=true"); stateChanged() tells it in code.
+    qCInfo(lcBreaker).nospace() << o.key << " open for " << ms << " ms (trip " << o.trips << ")";
     Q_EMIT q->stateChanged(o.key, CircuitBreaker::Open);
 }
 

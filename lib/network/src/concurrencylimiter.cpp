@@ -4,6 +4,7 @@
 #include "concurrencylimiter_p.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace KeepTrying {
 
@@ -13,6 +14,8 @@ ConcurrencyLimiter::ConcurrencyLimiter()
     m_holdTimer.setSingleShot(true);
     m_holdTimer.setTimerType(Qt::PreciseTimer);
     QObject::connect(&m_holdTimer, &QTimer::timeout, [this] { releaseHolds(); });
+    m_stuckTimer.setSingleShot(true);
+    QObject::connect(&m_stuckTimer, &QTimer::timeout, [this] { lookForStuckSlots(); });
 }
 
 ConcurrencyLimiter::Origin &ConcurrencyLimiter::origin(const QString &key)
@@ -41,7 +44,7 @@ bool ConcurrencyLimiter::tryStart(const QString &key)
     Origin &o = origin(key);
     // First come, first served: a newcomer does not overtake the requests already waiting.
     // Counted even when switched off, so that switching on again starts from the truth.
-    if (enabled && (!o.waiters.empty() || o.inFlight >= o.window()))
+    if (enabled && (!o.waiters.empty() || o.counted() >= o.window()))
         return false;
     ++o.inFlight;
     return true;
@@ -50,11 +53,16 @@ bool ConcurrencyLimiter::tryStart(const QString &key)
 void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 durationMs)
 {
     Origin &o = origin(key);
-    const bool wasFull = o.inFlight >= o.window();
+    const bool wasFull = o.counted() >= o.window();
+    ++o.ended;
+    // A long-lived attempt ended: it was probably the one that stopped counting.
+    if (o.exempt > 0 && durationMs >= stuckAfterMs(o))
+        --o.exempt;
     qint64 holdMs = 0;
     switch (outcome) {
     case Outcome::Answered:
         o.proven = true;
+        o.answeredSinceFault = true;
         if (durationMs >= 0) // RFC 6298 §2: SRTT <- 7/8 SRTT + 1/8 R
             o.srttMs = o.srttMs < 0 ? double(durationMs) : 0.875 * o.srttMs + 0.125 * durationMs;
         if (o.probation > 0) {
@@ -68,6 +76,7 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 du
         break;
     case Outcome::Overloaded:
         o.proven = true; // it answered, if only to refuse
+        o.answeredSinceFault = true;
         if (enabled) {
             o.limit = std::max(double(minimumLimit), o.limit / 2);
             o.threshold = o.limit;
@@ -77,6 +86,7 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 du
         break;
     case Outcome::Unreachable:
         o.proven = false;
+        o.answeredSinceFault = false;
         if (enabled) {
             o.threshold = std::max(2.0, o.inFlight / 2.0); // in flight when it failed
             o.limit = minimumLimit;
@@ -98,7 +108,40 @@ void ConcurrencyLimiter::finished(const QString &key, Outcome outcome, qint64 du
         return;
     }
     o.inFlight = std::max(0, o.inFlight - 1);
+    o.exempt = std::min(o.exempt, o.inFlight);
     grantWaiting(o);
+}
+
+qint64 ConcurrencyLimiter::stuckAfterMs(const Origin &o) const
+{
+    if (o.srttMs < 0)
+        return maximumHoldMs;
+    return std::clamp(qint64(2 * o.srttMs), std::min<qint64>(100, maximumHoldMs), maximumHoldMs);
+}
+
+void ConcurrencyLimiter::lookForStuckSlots()
+{
+    qint64 next = -1;
+    for (Origin &o : m_origins) {
+        if (o.waiters.empty())
+            continue;
+        // Nothing ended for a whole interval while requests waited: the attempts in flight
+        // are held by the server, not worked through. One stops counting (held slots after
+        // an overload answer are pacing, not stuck). Not during an outage's scout phase.
+        const int holdingBack = o.counted() - int(o.holds.size());
+        if (enabled && o.ended == o.endedAtLook && holdingBack > 0 && o.proven &&
+            o.probation == 0) {
+            ++o.exempt;
+            grantWaiting(o);
+        }
+        o.endedAtLook = o.ended;
+        if (!o.waiters.empty()) {
+            const qint64 after = stuckAfterMs(o);
+            next = next < 0 ? after : std::min(next, after);
+        }
+    }
+    if (next >= 0)
+        m_stuckTimer.start(int(next));
 }
 
 void ConcurrencyLimiter::releaseHolds()
@@ -123,7 +166,7 @@ void ConcurrencyLimiter::releaseHolds()
 
 void ConcurrencyLimiter::grantWaiting(Origin &o)
 {
-    while (!o.waiters.empty() && (!enabled || o.inFlight < o.window())) {
+    while (!o.waiters.empty() && (!enabled || o.counted() < o.window())) {
         Waiter *next = o.waiters.front();
         o.waiters.pop_front();
         ++o.inFlight; // reserved for it
@@ -146,6 +189,12 @@ bool ConcurrencyLimiter::isProven(const QString &key) const
     return it != m_origins.constEnd() && it->proven;
 }
 
+bool ConcurrencyLimiter::takeAnswerSinceFault(const QString &key)
+{
+    const auto it = m_origins.find(key);
+    return it != m_origins.end() && std::exchange(it->answeredSinceFault, false);
+}
+
 void ConcurrencyLimiter::setClock(std::function<qint64()> nowMs)
 {
     m_now = std::move(nowMs);
@@ -157,6 +206,10 @@ void ConcurrencyLimiter::wait(const QString &key, Waiter *waiter)
     if (std::find(o.waiters.begin(), o.waiters.end(), waiter) == o.waiters.end())
         o.waiters.push_back(waiter);
     grantWaiting(o);
+    if (!o.waiters.empty() && !m_stuckTimer.isActive()) {
+        o.endedAtLook = o.ended;
+        m_stuckTimer.start(int(stuckAfterMs(o)));
+    }
 }
 
 void ConcurrencyLimiter::cancelWait(const QString &key, Waiter *waiter)

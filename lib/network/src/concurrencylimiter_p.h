@@ -32,6 +32,14 @@ namespace KeepTrying {
 // An attempt holds its slot until its response's headers arrive (or it fails): the window
 // counts what the server is working on, not bodies on their way. Requests beyond the window
 // wait in order, without attempts; each freed slot goes to the next.
+// The window limits new load on a struggling origin; it never starves requests behind ones
+// the server holds on purpose (a long poll that answers when something happens). While
+// requests wait and no attempt to the origin has ended for twice its smoothed round trip
+// (at least 100 ms, at most maximumHoldMs; maximumHoldMs while none is known), one attempt in
+// flight stops counting, as TCP stops counting a segment in flight after its retransmission
+// timeout (RFC 6298), and the next request goes. An attempt that ends after so long counts
+// for it again. So a slow origin gets at most one more attempt per such interval, and a
+// request waits behind long-lived ones for one interval, not until they end.
 class ConcurrencyLimiter
 {
 public:
@@ -62,6 +70,9 @@ public:
     void connected(const QString &origin);
     // Whether the origin has been seen alive since it was last unreachable.
     bool isProven(const QString &origin) const;
+    // Whether the origin answered since its last unreachable fault; forgets it, so that of
+    // several connection faults in a row only the first can count as a glitch.
+    bool takeAnswerSinceFault(const QString &origin);
     void wait(const QString &origin, Waiter *waiter);
     void cancelWait(const QString &origin, Waiter *waiter);
     double limit(const QString &origin) const;
@@ -75,21 +86,29 @@ private:
         double limit = 0;
         double threshold = 0; // slow start below it, one more per round trip above (RFC 5681)
         int inFlight = 0;
+        int exempt = 0; // attempts in flight that no longer count (long unanswered)
+        int ended = 0; // attempts ended so far (wraps harmlessly)
+        int endedAtLook = 0; // as the last look for stuck slots found it
         int probation = 0; // answers still to come one at a time after an outage
         bool proven = false;
+        bool answeredSinceFault = false;
         double srttMs = -1; // smoothed duration of answered attempts; -1: none yet
         std::deque<qint64> holds; // when slots held after overload answers come free
         std::deque<Waiter *> waiters;
         int window() const { return proven && probation == 0 ? int(limit) : 1; }
+        int counted() const { return inFlight - exempt; }
     };
     Origin &origin(const QString &key);
     void grantWaiting(Origin &o);
     void releaseHolds();
+    void lookForStuckSlots();
+    qint64 stuckAfterMs(const Origin &o) const;
 
     qint64 now() const { return m_now ? m_now() : m_clock.elapsed(); }
     QElapsedTimer m_clock;
     std::function<qint64()> m_now;
     QTimer m_holdTimer;
+    QTimer m_stuckTimer; // runs while requests wait
     QHash<QString, Origin> m_origins;
     bool enabled = true;
 };

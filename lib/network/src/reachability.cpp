@@ -26,6 +26,13 @@ bool isRefused(QNetworkReply::NetworkError error)
         error == QNetworkReply::ProxyConnectionRefusedError;
 }
 
+bool isTimeout(QNetworkReply::NetworkError error)
+{
+    // A failed attempt reports no cancel of ours: OperationCanceledError is Qt's transfer
+    // timeout.
+    return error == QNetworkReply::TimeoutError || error == QNetworkReply::OperationCanceledError;
+}
+
 // The first hop of a request to \a url through the first of \a proxies it can use, as
 // QNetworkAccessManager chooses (Qt 6.4, QNetworkReplyHttpImplPrivate::postRequest): a plain
 // http request goes to an HTTP proxy itself, everything else through a tunnel (none, SOCKS5,
@@ -208,10 +215,14 @@ void Reachability::reportFailure(const QUrl &url, QNetworkReply::NetworkError er
         return;
     auto &origin = d->startProbing(url, manager);
     // A refused connection is seen again by a bare connect, for nothing the server's
-    // application notices; anything else (a timeout, a reset after the connection was
-    // accepted) needs the HTTP probe: a connect would succeed and prove nothing.
-    origin.next = isRefused(error) && origin.route ? ReachabilityPrivate::ProbeKind::Connect
-                                                   : ReachabilityPrivate::ProbeKind::Http;
+    // application notices; a reset after the connection was accepted needs the HTTP probe:
+    // a connect would succeed and prove nothing. A timeout (Qt's transfer timeout is a
+    // cancel) asks whether the network gets there at all: a black hole is unreachable, a
+    // server that accepts and stays silent is reachable and merely does not answer.
+    origin.connectSuffices = isTimeout(error) && origin.route;
+    origin.next = (isRefused(error) || origin.connectSuffices) && origin.route
+        ? ReachabilityPrivate::ProbeKind::Connect
+        : ReachabilityPrivate::ProbeKind::Http;
     qCInfo(lcReachability) << "origin" << key << "unreachable;"
                            << (origin.next == ReachabilityPrivate::ProbeKind::Connect
                                    ? "connect probes"
@@ -371,6 +382,10 @@ void ReachabilityPrivate::onConnectProbeFinished(const QString &key, ConnectProb
     origin->connectProbe = nullptr;
     switch (result) {
     case ConnectProbe::Result::Connected:
+        if (origin->connectSuffices) {
+            markReachable(key);
+            return;
+        }
         // Something accepts connections again: the HTTP probe, at once, says whether it is
         // the server (a listener can be up before its application is ready).
         sendHttpProbe(*origin);
@@ -380,6 +395,7 @@ void ReachabilityPrivate::onConnectProbeFinished(const QString &key, ConnectProb
         break;
     case ConnectProbe::Result::Inconclusive:
         origin->next = ProbeKind::Http; // a proxy stands in the way: ask it over HTTP
+        origin->connectSuffices = false;
         break;
     }
     ++origin->failedProbes;
@@ -429,8 +445,9 @@ void ReachabilityPrivate::onProbeFinished(const QString &key, QNetworkReply *rep
     }
     // Refused: connects will tell when it listens again. Any other failure (a reset or a
     // timeout after the connection was accepted) means connects succeed and prove nothing.
-    origin->next =
-        isRefused(reply->error()) && origin->route ? ProbeKind::Connect : ProbeKind::Http;
+    origin->next = (isRefused(reply->error()) || origin->connectSuffices) && origin->route
+        ? ProbeKind::Connect
+        : ProbeKind::Http;
     ++origin->failedProbes;
     scheduleProbe(*origin);
 }

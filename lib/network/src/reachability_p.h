@@ -49,6 +49,9 @@ public:
         QUrl probeTarget;
         std::optional<ConnectRoute> route; // none: connect probes cannot tell (a proxy)
         ProbeKind next = ProbeKind::Http;
+        // Attempts timed out: a server that accepts connections is reachable (it is slow,
+        // which the requests' own timeout limit deals with), so a connect proves enough.
+        bool connectSuffices = false;
         QTimer timer; // next probe
         QPointer<QNetworkReply> probe;
         QPointer<ConnectProbe> connectProbe;

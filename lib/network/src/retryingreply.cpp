@@ -547,10 +547,19 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         finish(outcome, false, reason);
         return;
     }
-    if (!mayRetry(limitClass, outcome.error, outcome.neverProcessed)) {
+    // The server accepted and sent nothing for the transfer timeout: the network is up, so
+    // waiting does not help; a finite number of such attempts (not counted while the machine
+    // is offline, when a timeout says nothing of the server).
+    const bool timedOut = limitClass == FaultClass::Connectivity &&
+        outcome.error == QNetworkReply::TimeoutError && !gate->isNetworkOffline();
+    if (!mayRetry(limitClass, outcome.error, outcome.neverProcessed) ||
+        (timedOut && policy.maxTimeoutAttempts > 0 &&
+         timeoutAttempts + 1 >= policy.maxTimeoutAttempts)) {
         finish(outcome, true, reason);
         return;
     }
+    if (timedOut)
+        ++timeoutAttempts;
     if (limitClass == FaultClass::Connectivity) {
         ++connectivityFaultAttempts;
     } else {
@@ -683,6 +692,11 @@ void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QSt
     if (outcome.httpStatus == 0 && outcome.error != QNetworkReply::OperationCanceledError &&
         !forwarder.clearUnanswered())
         return;
+    if (outcome.transferTimedOut && policy.attemptTimeoutMs <= 0) {
+        // The caller's own transfer timeout ends the request as it ends under plain Qt.
+        outcome.error = QNetworkReply::OperationCanceledError;
+        outcome.errorString = outcome.qtErrorString;
+    }
     if (current) {
         if (!current->isFinished())
             QObject::disconnect(current, nullptr, q, nullptr);

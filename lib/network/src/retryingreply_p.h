@@ -131,6 +131,7 @@ public:
     int attempt = 0;
     int serverFaultAttempts = 0;
     int connectivityFaultAttempts = 0;
+    int timeoutAttempts = 0; // failed attempts that timed out while the network was up
     qint64 previousDelayMs = 0;
     QElapsedTimer elapsed;
     QBasicTimer retryTimer;

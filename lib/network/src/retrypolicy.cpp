@@ -18,6 +18,7 @@ RetryPolicy RetryPolicy::never()
     RetryPolicy policy;
     policy.maxAttempts = 1;
     policy.maxConnectivityAttempts = 1;
+    policy.maxTimeoutAttempts = 1;
     policy.waitForConnectivity = false; // exactly one attempt, never a wait without one
     return policy;
 }

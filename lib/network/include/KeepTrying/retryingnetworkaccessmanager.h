@@ -180,7 +180,11 @@ Q_SIGNALS:
     void attemptStarted(QNetworkReply *reply, int attempt);
     /*! Attempt \a attempt of \a reply failed with a retryable fault; attempt + 1 starts
         in \a delayMs milliseconds. \a reason is short and readable ("HTTP 503",
-        "connection refused"). */
+        "connection refused"). The one exception is said by a signal too: when the delay
+        ends while the origin is unreachable (a connection fault with no answer from it
+        since the last one; a lost connection right after an answer is not enough),
+        waitingForConnectivity(reply, true) follows at that moment and the attempt waits for
+        a reachability probe. */
     void retryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason);
     /*! \a reply stopped retrying a retryable fault because a limit or the deadline was
         reached; finished() follows. */

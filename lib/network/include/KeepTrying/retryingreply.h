@@ -137,7 +137,9 @@ public:
 Q_SIGNALS:
     /*! Attempt \a attempt (from 1) has started. */
     void attemptStarted(int attempt);
-    /*! Attempt \a attempt failed with a retryable fault; the next starts in \a delayMs ms. */
+    /*! Attempt \a attempt failed with a retryable fault; the next starts in \a delayMs ms,
+        or, if the origin is unreachable by then, waitingForConnectivityChanged(true) says
+        so at that moment (see RetryingNetworkAccessManager::retryScheduled()). */
     void retryScheduled(int attempt, qint64 delayMs, const QString &reason);
     /*! A limit or the deadline stopped the retries; finished() follows. */
     void gaveUp(const QString &reason);

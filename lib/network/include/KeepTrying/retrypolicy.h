@@ -28,7 +28,8 @@ namespace KeepTrying {
 enum class FaultClass {
     None, //!< The attempt succeeded: nothing to retry.
     Connectivity, //!< The network or host could not be reached (DNS, refused, reset, timeout,
-    //!< offline). Retried until the deadline or maxConnectivityAttempts.
+    //!< offline). Retried until the deadline or maxConnectivityAttempts; a timeout also
+    //!< counts towards maxTimeoutAttempts.
     Server, //!< The server answered with a retryable status (408, 425, 429, 5xx but
     //!< 501/505). Retried up to maxAttempts.
     Permanent //!< Anything else: other 4xx, TLS errors, user abort, protocol errors. Never
@@ -78,8 +79,9 @@ struct RetryContext
 class KEEPTRYING_NETWORK_EXPORT RetryPolicy
 {
 public:
-    /*! The default policy: 5 attempts for server faults, connectivity faults retried
-        until the deadline (none), 200 ms doubling to 30 s, full jitter. */
+    /*! The default policy: 5 attempts for server faults, 3 for attempts that time out,
+        other connectivity faults retried until the deadline (none), 200 ms doubling to
+        30 s, full jitter. */
     RetryPolicy();
 
     /*! A policy that makes exactly one attempt and never retries (nor waits for
@@ -97,6 +99,18 @@ public:
         until the deadline or abort(). Waiting for connectivity (waitForConnectivity) makes
         no attempts: pair a limit with a deadline, or switch waiting off. */
     int maxConnectivityAttempts = 0;
+    /*! Total attempts, the first included, when attempts time out: the server accepted the
+        connection and sent nothing for the transfer timeout (QNetworkRequest::
+        setTransferTimeout(), QNetworkAccessManager::setTransferTimeout() or
+        attemptTimeoutMs). The network is up and the server does not answer: unlike an
+        unreachable network, waiting does not help, so a call site that ends under plain
+        Qt ends here too, after at most this many attempts, their timeouts and the backoff
+        between them (with the defaults and a 1.5 s timeout: under 6 s). It then ends as
+        plain Qt does, with QNetworkReply::OperationCanceledError (TimeoutError when
+        attemptTimeoutMs set the timeout). A timeout while Reachability says the machine is
+        offline is not counted. 0 means no limit (keep trying until the deadline or
+        abort()); values below 0 count as 0. */
+    int maxTimeoutAttempts = 3;
     /*! Base delay before the first retry, in milliseconds (≥ 0). */
     qint64 initialDelayMs = 200;
     /*! Growth of the base delay per retry (≥ 1). */
@@ -107,7 +121,8 @@ public:
     Jitter jitter = Jitter::Full;
     /*! Per-attempt inactivity timeout in milliseconds (QNetworkRequest::setTransferTimeout):
         an attempt that receives nothing for this long fails as a connectivity fault and is
-        retried. 0 keeps the request's or manager's own transfer timeout. */
+        retried up to maxTimeoutAttempts. 0 keeps the request's or manager's own transfer timeout.
+     */
     qint64 attemptTimeoutMs = 0;
     /*! Time budget for the whole logical request, all attempts and waits included, in
         milliseconds. 0 means none. When it runs out the reply ends with

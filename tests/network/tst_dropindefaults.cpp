@@ -1,0 +1,280 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+// The default policy never surprises a call site written for plain QNetworkAccessManager:
+// a server that accepts and never answers ends the request as Qt does, after a bounded
+// number of attempts; an offline machine is still waited out; the library prints no
+// warning for the ordinary life of an outage; a connection lost on a healthy server is
+// retried when announced, holding nobody else back.
+
+#include <KeepTrying/circuitbreaker.h>
+#include <KeepTrying/reachability.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include "testserver.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QLoggingCategory>
+#include <QtCore/QScopeGuard>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+using namespace KeepTrying;
+using namespace KeepTrying::Test;
+
+namespace {
+
+struct Message
+{
+    QtMsgType type;
+    QByteArray category;
+    QString text;
+};
+
+std::vector<Message> g_messages;
+QtMessageHandler g_previous = nullptr;
+
+void recordMessage(QtMsgType type, const QMessageLogContext &context, const QString &text)
+{
+    g_messages.push_back({ type, QByteArray(context.category), text });
+    if (g_previous && type != QtDebugMsg && type != QtInfoMsg)
+        g_previous(type, context, text);
+}
+
+} // namespace
+
+class tst_DropInDefaults : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void silentServerEndsLikeQt();
+    void offlineRequestStillWaits();
+    void breakerOpensWithoutAWarning();
+    void droppedConnectionOnAHealthyServerRetriesWhenAnnounced();
+    void droppedConnectionBeforeAnyAnswerSaysItWaits();
+};
+
+void tst_DropInDefaults::initTestCase()
+{
+    qputenv("KEEPTRYING_SIMULATE_OFFLINE", "0");
+}
+
+// Plain Qt first, then ours, against the same server that accepts every connection and never
+// answers: the call site set a transfer timeout, so under Qt it ends; with the default policy
+// it ends too, with Qt's error, after RetryPolicy::maxTimeoutAttempts attempts.
+void tst_DropInDefaults::silentServerEndsLikeQt()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::stall(); });
+    QNetworkRequest request(server.url(QStringLiteral("/api/entries")));
+    request.setTransferTimeout(200);
+
+    QNetworkAccessManager plain;
+    std::unique_ptr<QNetworkReply> qtReply(plain.get(request));
+    QSignalSpy qtFinished(qtReply.get(), &QNetworkReply::finished);
+    QVERIFY(qtFinished.wait(5000));
+    const QNetworkReply::NetworkError qtError = qtReply->error();
+    const QString qtText = qtReply->errorString();
+    QCOMPARE(qtError, QNetworkReply::OperationCanceledError); // what Qt 6.4 does
+    const int qtRequests = server.requestCount();
+    QCOMPARE(qtRequests, 1);
+
+    RetryingNetworkAccessManager manager; // the default policy
+    const RetryPolicy policy = manager.retryPolicy();
+    QCOMPARE(policy.maxTimeoutAttempts, 3); // documented in retrypolicy.h and the README
+    QSignalSpy waiting(&manager, &RetryingNetworkAccessManager::waitingForConnectivity);
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    // Three timeouts and two backoffs of at most 200 and 400 ms; generous for a loaded box.
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(reply->error(), qtError);
+    QCOMPARE(reply->errorString(), qtText);
+    QCOMPARE(qobject_cast<RetryingReply *>(reply.get())->attemptCount(), policy.maxTimeoutAttempts);
+    QCOMPARE(server.requestCount() - qtRequests, policy.maxTimeoutAttempts);
+    // The server accepts connections: it is found reachable (a connect proves it), never
+    // waited for as if offline.
+    QTRY_VERIFY_WITH_TIMEOUT(manager.reachability()->isReachable(server.url()), 5000);
+    QCOMPARE(manager.reachability()->probeCount(), 0);
+}
+
+// The mission stays: a request that waits because the machine is offline waits, however
+// long that takes, and goes when the machine is back.
+void tst_DropInDefaults::offlineRequestStillWaits()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [](const TestServer::Request &, int) { return TestServer::respond(200, "ok"); });
+    RetryingNetworkAccessManager manager; // the default policy
+    manager.reachability()->setSimulatedOffline(true);
+    QNetworkRequest request(server.url(QStringLiteral("/api/entries")));
+    request.setTransferTimeout(50);
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QTRY_VERIFY_WITH_TIMEOUT(retrying->isWaitingForConnectivity(), 5000);
+    // Past anything the timeout limit would allow (3 attempts of 50 ms and their backoff).
+    QTest::qWait(1000);
+    QVERIFY(!reply->isFinished());
+    QVERIFY(retrying->isWaitingForConnectivity());
+    QCOMPARE(server.requestCount(), 0);
+
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    manager.reachability()->setSimulatedOffline(false);
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(reply->readAll(), QByteArray("ok"));
+}
+
+// A server that fails every request opens the breaker: life as usual for a library made for
+// outages, told by signals. Nothing reaches stderr unless the app opts in to the category.
+void tst_DropInDefaults::breakerOpensWithoutAWarning()
+{
+    g_messages.clear();
+    g_previous = qInstallMessageHandler(recordMessage);
+    const auto restore = qScopeGuard([] { qInstallMessageHandler(g_previous); });
+
+    for (bool optIn : { false, true }) {
+        if (optIn)
+            QLoggingCategory::setFilterRules(QStringLiteral("keeptrying.*.info=true"));
+        TestServer server;
+        QVERIFY(server.listen());
+        server.setHandler(
+            [](const TestServer::Request &, int) { return TestServer::respond(503, "busy"); });
+        RetryingNetworkAccessManager manager; // the default policy and breaker
+        QSignalSpy breaker(manager.circuitBreaker(), &CircuitBreaker::stateChanged);
+        std::vector<std::unique_ptr<QNetworkReply>> replies;
+        for (int i = 0; i < 12; ++i)
+            replies.emplace_back(manager.get(QNetworkRequest(server.url())));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::any_of(breaker.cbegin(), breaker.cend(),
+                        [](const QList<QVariant> &change) {
+                            return change.at(1).value<CircuitBreaker::State>() ==
+                                CircuitBreaker::Open;
+                        }),
+            10000);
+        replies.clear();
+        if (optIn)
+            QLoggingCategory::setFilterRules(QString());
+    }
+
+    bool toldWhenAsked = false;
+    for (const Message &m : g_messages) {
+        // Nothing at warning or worse, ours or Qt's.
+        QVERIFY2(m.type == QtDebugMsg || m.type == QtInfoMsg,
+                 qPrintable(QString::fromLatin1(m.category) + QLatin1String(": ") + m.text));
+        if (m.category == "keeptrying.breaker" && m.type == QtInfoMsg &&
+            m.text.contains(QLatin1String(" open for ")))
+            toldWhenAsked = true;
+    }
+    QVERIFY(toldWhenAsked); // the opted-in run saw it, at info
+}
+
+// A healthy server (it has just answered) drops one connection before answering: the retry
+// goes when retryScheduled() said, without waiting for a reachability probe, and another
+// request to the same origin goes at once.
+void tst_DropInDefaults::droppedConnectionOnAHealthyServerRetriesWhenAnnounced()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    bool announced = false;
+    server.setHandler([&](const TestServer::Request &request, int) {
+        // Qt itself sends a request again, up to three times, when its connection closes
+        // before any response: dropped until the loss reached us and a retry was announced.
+        if (request.target == "/drop" && !announced)
+            return TestServer::Response { QByteArray(), TestServer::Response::Abort };
+        return TestServer::respond(200, "ok");
+    });
+    RetryingNetworkAccessManager manager; // the default policy
+    QSignalSpy waiting(&manager, &RetryingNetworkAccessManager::waitingForConnectivity);
+
+    std::unique_ptr<QNetworkReply> first(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy firstDone(first.get(), &QNetworkReply::finished);
+    QVERIFY(firstDone.wait(5000));
+    QCOMPARE(first->error(), QNetworkReply::NoError);
+
+    std::unique_ptr<QNetworkReply> dropped(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/drop")))));
+    auto *retrying = qobject_cast<RetryingReply *>(dropped.get());
+    QElapsedTimer sinceAnnounced;
+    qint64 announcedMs = -1;
+    qint64 startedAfterMs = -1;
+    std::unique_ptr<QNetworkReply> other;
+    int otherAttemptsAtOnce = -1;
+    connect(retrying, &RetryingReply::retryScheduled, this, [&](int, qint64 delayMs) {
+        announcedMs = delayMs;
+        announced = true;
+        sinceAnnounced.start();
+        // Another request to the same origin while this one backs off: it goes at once.
+        other.reset(manager.get(QNetworkRequest(server.url(QStringLiteral("/other")))));
+        otherAttemptsAtOnce = qobject_cast<RetryingReply *>(other.get())->attemptCount();
+    });
+    connect(retrying, &RetryingReply::attemptStarted, this, [&](int attempt) {
+        if (attempt == 2)
+            startedAfterMs = sinceAnnounced.elapsed();
+    });
+    QSignalSpy droppedDone(dropped.get(), &QNetworkReply::finished);
+    QVERIFY(droppedDone.wait(10000));
+    QCOMPARE(dropped->error(), QNetworkReply::NoError);
+    QCOMPARE(retrying->attemptCount(), 2);
+    QVERIFY(announcedMs >= 0);
+    QCOMPARE(otherAttemptsAtOnce, 1);
+    // Not before the announced time (a precise timer; the clocks round to the millisecond).
+    QVERIFY2(startedAfterMs >= announcedMs - 1,
+             qPrintable(QStringLiteral("%1 / %2").arg(startedAfterMs).arg(announcedMs)));
+    // Nor held for a probe: none was sent, nothing waited for connectivity.
+    QCOMPARE(manager.reachability()->probeCount(), 0);
+    QCOMPARE(manager.reachability()->connectProbeCount(), 0);
+    QCOMPARE(waiting.size(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(other->isFinished(), 5000);
+    QCOMPARE(other->error(), QNetworkReply::NoError);
+}
+
+// The same drop with nothing answered yet: the origin may be down, so the retry waits for a
+// reachability probe, and the signals say so when the announced delay ends: after
+// retryScheduled(), waitingForConnectivity(true) comes before the next attempt.
+void tst_DropInDefaults::droppedConnectionBeforeAnyAnswerSaysItWaits()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    bool announced = false;
+    server.setHandler([&](const TestServer::Request &request, int) {
+        if (request.method == "GET" && !announced)
+            return TestServer::Response { QByteArray(), TestServer::Response::Abort };
+        return TestServer::respond(200, "ok"); // the probe (HEAD) and the retry
+    });
+    RetryingNetworkAccessManager manager; // the default policy
+    // The first probe goes after 0.9 to 1.8 s (the default schedule), after the first
+    // backoff (at most 200 ms by default) has ended: the retry waits for it.
+    QStringList events;
+    connect(
+        &manager, &RetryingNetworkAccessManager::attemptStarted, this,
+        [&](QNetworkReply *, int attempt) { events << QStringLiteral("attempt %1").arg(attempt); });
+    connect(&manager, &RetryingNetworkAccessManager::retryScheduled, this, [&] {
+        announced = true;
+        events << QStringLiteral("retry scheduled");
+    });
+    connect(&manager, &RetryingNetworkAccessManager::waitingForConnectivity, this,
+            [&](QNetworkReply *, bool waiting) {
+                events << (waiting ? QStringLiteral("waiting") : QStringLiteral("not waiting"));
+            });
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(server.url())));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(events,
+             QStringList({ QStringLiteral("attempt 1"), QStringLiteral("retry scheduled"),
+                           QStringLiteral("waiting"), QStringLiteral("not waiting"),
+                           QStringLiteral("attempt 2") }));
+    QVERIFY(manager.reachability()->probeCount() >= 1);
+}
+
+QTEST_GUILESS_MAIN(tst_DropInDefaults)
+#include "tst_dropindefaults.moc"
