@@ -16,6 +16,10 @@ KeepTrying::RetryPolicy retryPolicy()
     policy.jitter = KeepTrying::Jitter::Full;
     policy.addIdempotencyKey = true;
     policy.attemptTimeoutMs = 20000;
+    // A server that accepts and does not answer is kept trying, as the banner says: the
+    // library's default (three timeouts, then the request ends) suits a drop-in, where a
+    // call site must end as it did with plain Qt; a reader's list must not give up.
+    policy.maxTimeoutAttempts = 0;
     return policy;
 }
 
