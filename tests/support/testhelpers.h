@@ -8,6 +8,7 @@
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
+#include <QtCore/QRandomGenerator>
 #include <QtCore/QSemaphore>
 #include <QtCore/QThread>
 #include <QtNetwork/QNetworkReply>
@@ -59,11 +60,20 @@ inline QByteArray waitForBody(QNetworkReply *reply, int timeoutMs = 10000)
 using Headers = QList<QPair<QByteArray, QByteArray>>;
 
 // A loopback port nothing listens on (it was free a moment ago): connections are refused.
+// Taken below the kernel's ephemeral range (32768 and up on Linux), where every client
+// socket and every listen(0) of the tests running beside this one take their ports: a test
+// that later listens on this port itself then finds it still free.
 inline quint16 closedPort()
 {
+    for (int tries = 0; tries < 1000; ++tries) {
+        const auto port = quint16(QRandomGenerator::global()->bounded(20000, 32000));
+        QTcpServer probe;
+        if (probe.listen(QHostAddress::LocalHost, port))
+            return port; // closed again when probe goes
+    }
     QTcpServer probe;
     probe.listen(QHostAddress::LocalHost);
-    return probe.serverPort(); // closed again when probe goes
+    return probe.serverPort();
 }
 
 // Runs job(i) for i in [0, count) on count threads (each with a Qt event dispatcher) that
