@@ -203,7 +203,10 @@ void OutboxPrivate::drain()
                 }
                 if (!store.markSending(head.id))
                     continue; // superseded meanwhile, or the database refused
-                send(head);
+                if (unsettledSince.contains(head.id) && isChecked(head))
+                    startCheck(head); // its earlier attempt may have taken effect: ask first
+                else
+                    send(head);
             }
         }
         refreshCounts();
@@ -239,9 +242,15 @@ void OutboxPrivate::send(const OutboxItem &item)
     QNetworkRequest request(item.url);
     for (const auto &[name, value] : item.headers)
         request.setRawHeader(name, value);
-    // The same key on every replay, in every run: the server applies the write once.
-    request.setRawHeader(QByteArrayLiteral("Idempotency-Key"), item.idempotencyKey);
     RetryPolicy policy = manager->retryPolicy();
+    if (isChecked(item)) {
+        // The server ignores keys: without one, the manager never sends it again once it
+        // may have reached the server; the resend check decides instead.
+        policy.addIdempotencyKey = false;
+    } else {
+        // The same key on every replay, in every run: the server applies the write once.
+        request.setRawHeader(QByteArrayLiteral("Idempotency-Key"), item.idempotencyKey);
+    }
     if (settings.replayDeadlineMs > 0 &&
         (policy.deadlineMs <= 0 || policy.deadlineMs > settings.replayDeadlineMs))
         policy.deadlineMs = settings.replayDeadlineMs;
@@ -284,8 +293,13 @@ void OutboxPrivate::replyFinished(qint64 id, QNetworkReply *reply)
     reply->deleteLater();
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if ((status >= 200 && status < 300) ||
-        (status > 0 && successPredicate && successPredicate(item, status))) {
+    const bool success = (status >= 200 && status < 300) ||
+        (status > 0 && successPredicate && successPredicate(item, status));
+    if (success)
+        unsettledSince.remove(id);
+    else if (isChecked(item) && mayHaveReachedServer(reply, status))
+        unsettledSince.insert(id, nowMs());
+    if (success) {
         if (!store.remove(id)) {
             // Still marked as being sent: the next drainer queues it again, and the server
             // recognises its key.
