@@ -32,20 +32,23 @@ class RetryingNetworkAccessManager;
         success is recorded (2xx, or what setSuccessPredicate() calls one) or it becomes a
         dead letter. Every replay carries the item's Idempotency-Key
         (draft-ietf-httpapi-idempotency-key-header), so a server that honours it applies the
-        write once however often it arrives; for a server that ignores keys, see
-        setResendCheck() and "Servers that ignore Idempotency-Key" below. A kill at any moment
-   leaves every item enqueue() acknowledged either delivered-and-recorded or still queued. \li
-   Durable commits: WAL journal with \c{synchronous=FULL} for every commit the app is told about
-   (enqueue(), discard(), requeue()), so that it is on the disk (the WAL is fsync'ed) before the
-   call returns, and survives a power cut, not only a crash of the app. \c{NORMAL} would fsync only
-   at checkpoints: safe against a crash, but the last writes may vanish on power loss, which is
-   exactly when a laptop on a train loses them (bench_outbox measures both). The drain's own
-   bookkeeping (being sent, delivered, failed, dead letter) is committed with NORMAL: should power
-   loss undo it, an item is sent once more, which its Idempotency-Key makes harmless; that saves two
-   fsyncs per replay. \li Order: items with one resource key (OutboxEnqueueOptions::resourceKey,
-   default the origin) are sent one at a time in the order they were queued; different resources go
-   in parallel (at most Settings::maxConcurrentReplays). A dead letter does not block the items
-   queued after it. \li No double send: one drainer per database file at a time, across threads and
+        write once however often it arrives (for a server that ignores keys, see
+        setResendCheck()). A kill at any moment leaves every item enqueue() acknowledged
+        either delivered-and-recorded or still queued.
+    \li Durable commits: WAL journal with \c{synchronous=FULL} for every commit the app is
+        told about (enqueue(), discard(), requeue()), so that it is on the disk (the WAL is
+        fsync'ed) before the call returns, and survives a power cut, not only a crash of the
+        app. \c{NORMAL} would fsync only at checkpoints: safe against a crash, but the last
+        writes may vanish on power loss, which is exactly when a laptop on a train loses
+        them (bench_outbox measures both). The drain's own bookkeeping (being sent,
+        delivered, failed, dead letter) is committed with NORMAL: should power loss undo
+        it, an item is sent once more, which its Idempotency-Key makes harmless; that
+        saves two fsyncs per replay.
+    \li Order: items with one resource key (OutboxEnqueueOptions::resourceKey, default the
+        origin) are sent one at a time in the order they were queued; different resources
+        go in parallel (at most Settings::maxConcurrentReplays). A dead letter does not
+        block the items queued after it.
+    \li No double send: one drainer per database file at a time, across threads and
         processes (see below); overlapping triggers (start-up, reachability back, the retry
         timer, flush(), enqueue()) never send an item twice at once.
     \li Nothing is dropped silently: a refused write becomes a dead letter with the server's
