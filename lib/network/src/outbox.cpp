@@ -60,13 +60,13 @@ void OutboxPrivate::setLastError(const QString &error)
     Q_EMIT q->lastErrorChanged(lastError);
 }
 
-void OutboxPrivate::refreshCounts()
+void OutboxPrivate::refreshCounts(qint64 now)
 {
     Q_Q(Outbox);
     if (!usable)
         return;
     OutboxStore::Counts fresh;
-    if (!store.counts(&fresh, nowMs())) {
+    if (!store.counts(&fresh, now >= 0 ? now : nowMs())) {
         setLastError(store.lastError());
         return;
     }
@@ -209,7 +209,9 @@ void OutboxPrivate::drain()
                     send(head);
             }
         }
-        refreshCounts();
+        // The same "now" as dueHeads(): an item that was not due then is counted as due
+        // later, and the wake timer is armed for it (a timer may fire a little early).
+        refreshCounts(now);
         if (inFlight.isEmpty())
             releaseLock();
         armWakeTimer(now, waitingForReachability);
@@ -395,6 +397,7 @@ Outbox::Outbox(const QString &databasePath, RetryingNetworkAccessManager *manage
 {
     Q_D(Outbox);
     d->wakeTimer.setSingleShot(true);
+    d->wakeTimer.setTimerType(Qt::PreciseTimer); // a coarse one fires up to 5 % early
     connect(&d->wakeTimer, &QTimer::timeout, this, [d] { d->drain(); });
 
     const OutboxStore::OpenResult opened = d->store.open(databasePath, d->settings.fullSync);

@@ -46,7 +46,7 @@ public:
     bool isExpired(const OutboxItem &item, qint64 now) const;
     void expire(qint64 now);
     void armWakeTimer(qint64 now, bool waitingForReachability);
-    void refreshCounts();
+    void refreshCounts(qint64 now = -1);
     void setLastError(const QString &error);
     bool tryLock();
     void releaseLock();
