@@ -166,7 +166,8 @@ void OutboxChangeQueue::checkAdd(const OutboxItem &item, Outbox::ResendCheckDone
                     QStringLiteral("&return_id=1"));
     QPointer<OutboxChangeQueue> guard(this);
     const auto unknown = [done] { done(Outbox::ResendFinding::Unknown, {}); };
-    m_client->getJson(exists, WallabagClient::Purpose::Entry, WallabagClient::Waiting::Background,
+    // Purpose::List: no offline copy is kept, so the answer is never an old one.
+    m_client->getJson(exists, WallabagClient::Purpose::List, WallabagClient::Waiting::Background,
                       [guard, done, unknown](const WallabagClient::Result &result) {
                           if (!guard || !result.ok)
                               return unknown();
