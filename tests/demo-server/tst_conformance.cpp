@@ -5,6 +5,7 @@
 // conformance/wallabag-api.json: one row per case, run against an in-process demo server.
 // Where the demo server and a case disagree, the case is right and the demo changes.
 
+#include "conformancewrites.h"
 #include "demoserverthread.h"
 
 #include <KeepTrying/Demo/demoserver.h>
@@ -30,7 +31,7 @@ namespace {
 
 // The read side: entries list, filters and paging, one entry, version/info/anonymous
 // access, errors, exists. The write-side cases (tags, PATCH, tokens, create and
-// deduplication, delete) are added by the write-side work.
+// deduplication, delete) are listed in conformancewrites.cpp, with the fixture each needs.
 const QStringList readSideCases = {
     // entries list, filters, paging
     QStringLiteral("entries_list_full"),
@@ -94,19 +95,19 @@ private Q_SLOTS:
     void cleanupTestCase();
     void wallabagCase_data();
     void wallabagCase();
+    void wallabagWriteCase_data();
+    void wallabagWriteCase();
     void entryFieldsAndTypes_data();
     void entryFieldsAndTypes();
     void sinceIsStrict();
 
 private:
-    struct Reply
-    {
-        int status = 0;
-        QByteArray contentType;
-        QByteArray body;
-    };
+    using Reply = Conformance::Reply;
     Reply send(const QByteArray &method, const QString &path, const QUrlQuery &query,
                const QByteArray &body, bool authenticated);
+    Reply sendWith(const QByteArray &method, const QString &path, const QUrlQuery &query,
+                   const QByteArray &body, const QByteArray &bearer);
+    void runCase(const QJsonObject &wallabagCase, const QByteArray &bearer);
     QString substitute(QString text) const;
     QByteArray token();
 
@@ -218,15 +219,33 @@ tst_Conformance::Reply tst_Conformance::send(const QByteArray &method, const QSt
                                              const QUrlQuery &query, const QByteArray &body,
                                              bool authenticated)
 {
+    return sendWith(method, path, query, body, authenticated ? token() : QByteArray());
+}
+
+tst_Conformance::Reply tst_Conformance::sendWith(const QByteArray &method, const QString &path,
+                                                 const QUrlQuery &query, const QByteArray &body,
+                                                 const QByteArray &bearer)
+{
     QUrl url(m_server->server()->baseUrl().toString() + path);
     url.setQuery(query);
     QNetworkRequest request(url);
-    if (authenticated)
-        request.setRawHeader("Authorization", "Bearer " + token());
-    if (!body.isEmpty())
+    if (!bearer.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + bearer);
+    QByteArray sent = body;
+    if (path.startsWith(QLatin1String("/oauth/"))) {
+        // A token request is a form, as OAuth 2 clients send it.
+        QUrlQuery form;
+        const QJsonObject fields = QJsonDocument::fromJson(body).object();
+        for (auto it = fields.begin(); it != fields.end(); ++it)
+            form.addQueryItem(it.key(), it.value().toString());
+        sent = form.toString(QUrl::FullyEncoded).toLatin1();
+        request.setHeader(QNetworkRequest::ContentTypeHeader,
+                          QByteArrayLiteral("application/x-www-form-urlencoded"));
+    } else if (!body.isEmpty()) {
         request.setHeader(QNetworkRequest::ContentTypeHeader,
                           QByteArrayLiteral("application/json"));
-    QNetworkReply *reply = m_manager->sendCustomRequest(request, method, body);
+    }
+    QNetworkReply *reply = m_manager->sendCustomRequest(request, method, sent);
     QSignalSpy finished(reply, &QNetworkReply::finished);
     Reply result;
     if (!finished.wait(10000))
@@ -234,6 +253,7 @@ tst_Conformance::Reply tst_Conformance::send(const QByteArray &method, const QSt
     result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     result.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
     result.body = reply->readAll();
+    result.headers = reply->rawHeaderPairs();
     reply->deleteLater();
     return result;
 }
@@ -397,6 +417,12 @@ QString check(const QJsonValue &body, const QJsonObject &spec)
             ok = value.isArray() && value.toArray().size() == expected.toInt();
         else if (name == QLatin1String("count_min"))
             ok = value.isArray() && value.toArray().size() >= expected.toInt();
+        else if (name == QLatin1String("min") && expected.isString())
+            ok = hasType(value, QStringLiteral("date")) &&
+                hasType(expected, QStringLiteral("date")) &&
+                QDateTime::fromString(value.toString(), QStringLiteral("yyyy-MM-dd'T'HH:mm:sst")) >=
+                    QDateTime::fromString(expected.toString(),
+                                          QStringLiteral("yyyy-MM-dd'T'HH:mm:sst"));
         else if (name == QLatin1String("min"))
             ok = value.isDouble() && value.toDouble() >= expected.toDouble();
         else if (name == QLatin1String("gt"))
@@ -429,6 +455,65 @@ QString check(const QJsonValue &body, const QJsonObject &spec)
 void tst_Conformance::wallabagCase()
 {
     QFETCH(QJsonObject, wallabagCase);
+    runCase(wallabagCase, token());
+}
+
+void tst_Conformance::wallabagWriteCase_data()
+{
+    QTest::addColumn<QJsonObject>("wallabagCase");
+    QFile file(QStringLiteral(KEEPTRYING_CONFORMANCE_JSON));
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+    const QJsonObject document = QJsonDocument::fromJson(file.readAll()).object();
+    QJsonArray cases = document.value(QLatin1String("cases")).toArray();
+    const QJsonArray notCovered = document.value(QLatin1String("not_covered_by_wallabag_tests"))
+                                      .toObject()
+                                      .value(QLatin1String("cases"))
+                                      .toArray();
+    for (const QJsonValue &c : notCovered)
+        cases.append(c);
+    QHash<QString, QJsonObject> byName;
+    for (const QJsonValue &value : std::as_const(cases))
+        byName.insert(value.toObject().value(QLatin1String("name")).toString(), value.toObject());
+    // In the order of the list: some cases build on the one before, and the last ones
+    // expire every token.
+    for (const QString &name : Conformance::writeSideCases()) {
+        QVERIFY2(byName.contains(name), qPrintable(name + QStringLiteral(" is not in the file")));
+        QVERIFY(!readSideCases.contains(name));
+        QTest::newRow(qPrintable(name)) << byName.value(name);
+    }
+}
+
+// A write case: its fixture is made through the API first, on the shared server.
+void tst_Conformance::wallabagWriteCase()
+{
+    QFETCH(QJsonObject, wallabagCase);
+    const QString name = wallabagCase.value(QLatin1String("name")).toString();
+    const Conformance::Setup setup = Conformance::setUp(
+        name,
+        [this](const QByteArray &method, const QString &path, const QUrlQuery &query,
+               const QByteArray &body,
+               const QByteArray &bearer) { return sendWith(method, path, query, body, bearer); },
+        m_server->server(), token());
+    if (!setup.token.isEmpty())
+        m_token.clear(); // every token issued so far has expired
+    QVERIFY2(setup.error.isEmpty(), qPrintable(setup.error));
+    QString text = QString::fromUtf8(QJsonDocument(wallabagCase).toJson(QJsonDocument::Compact));
+    for (const auto &[from, to] : setup.substitutions)
+        text.replace(from, to);
+    const QJsonDocument substituted = QJsonDocument::fromJson(substitute(text).toUtf8());
+    QVERIFY2(substituted.isObject(), qPrintable(text));
+    const QString auth = wallabagCase.value(QLatin1String("request"))
+                             .toObject()
+                             .value(QLatin1String("auth"))
+                             .toString();
+    runCase(substituted.object(),
+            auth == QLatin1String("expired token") ? setup.token
+                : auth == QLatin1String("none")    ? QByteArray()
+                                                   : token());
+}
+
+void tst_Conformance::runCase(const QJsonObject &wallabagCase, const QByteArray &bearer)
+{
     const QJsonObject request = wallabagCase.value(QLatin1String("request")).toObject();
     const QJsonObject expect = wallabagCase.value(QLatin1String("expect")).toObject();
 
@@ -444,18 +529,31 @@ void tst_Conformance::wallabagCase()
     const QByteArray body = request.contains(QLatin1String("body"))
         ? QJsonDocument(request.value(QLatin1String("body")).toObject()).toJson()
         : QByteArray();
-    // Cases read from the source name no auth: they are an authenticated user's.
+    // Cases read from the source name no auth: they are an authenticated user's, except at
+    // the token endpoint, which has no firewall.
+    const QString path = request.value(QLatin1String("path")).toString();
     const bool authenticated =
-        request.value(QLatin1String("auth")).toString() != QLatin1String("none");
-    const Reply reply =
-        send(request.value(QLatin1String("method")).toString().toLatin1(),
-             request.value(QLatin1String("path")).toString(), query, body, authenticated);
-    QCOMPARE(reply.status, expect.value(QLatin1String("status")).toInt());
+        request.value(QLatin1String("auth")).toString() != QLatin1String("none") &&
+        !path.startsWith(QLatin1String("/oauth/"));
+    const Reply reply = sendWith(request.value(QLatin1String("method")).toString().toLatin1(), path,
+                                 query, body, authenticated ? bearer : QByteArray());
+    QVERIFY2(reply.status == expect.value(QLatin1String("status")).toInt(),
+             qPrintable(QStringLiteral("HTTP %1: ").arg(reply.status) +
+                        QString::fromUtf8(reply.body.left(400))));
     const QJsonObject headers = expect.value(QLatin1String("headers")).toObject();
-    if (headers.contains(QLatin1String("Content-Type")))
-        QVERIFY2(reply.contentType.startsWith(
-                     headers.value(QLatin1String("Content-Type")).toString().toLatin1()),
-                 reply.contentType.constData());
+    for (auto it = headers.begin(); it != headers.end(); ++it) {
+        if (it.key() == QLatin1String("Content-Type")) {
+            QVERIFY2(reply.contentType.startsWith(it.value().toString().toLatin1()),
+                     reply.contentType.constData());
+            continue;
+        }
+        QByteArray got;
+        for (const auto &[name, value] : reply.headers) {
+            if (name.compare(it.key().toLatin1(), Qt::CaseInsensitive) == 0)
+                got = value;
+        }
+        QCOMPARE(QString::fromLatin1(got), it.value().toString());
+    }
 
     const QJsonValue json = expect.value(QLatin1String("json"));
     if (json.isUndefined())
@@ -465,10 +563,34 @@ void tst_Conformance::wallabagCase()
     QVERIFY2(wrapped.isArray() && wrapped.array().size() == 1, reply.body.constData());
     const QJsonValue answer = wrapped.array().first();
     if (json.isObject()) {
-        // An object: the body holds these keys with these values.
+        // An object: the body holds these keys with these values. A key that is a path
+        // (tags[*].label) compares the values there: with a list, as a set; with
+        // 'contains "x"', as holding x.
         const QJsonObject want = json.toObject();
-        for (auto it = want.begin(); it != want.end(); ++it)
-            QCOMPARE(answer.toObject().value(it.key()), it.value());
+        for (auto it = want.begin(); it != want.end(); ++it) {
+            if (!it.key().contains(QLatin1Char('.')) && !it.key().contains(QLatin1Char('['))) {
+                QCOMPARE(answer.toObject().value(it.key()), it.value());
+                continue;
+            }
+            bool found = false;
+            const QJsonArray values = valuesAt(answer, it.key(), &found);
+            QStringList got;
+            for (const QJsonValue &v : values)
+                got << v.toString();
+            got.sort();
+            if (it.value().isArray()) {
+                QStringList expected;
+                for (const QJsonValue &v : it.value().toArray())
+                    expected << v.toString();
+                expected.sort();
+                QCOMPARE(got, expected);
+            } else {
+                static const QRegularExpression contains(QStringLiteral("^contains \"(.*)\"$"));
+                const QRegularExpressionMatch m = contains.match(it.value().toString());
+                QVERIFY2(m.hasMatch(), qPrintable(it.value().toString()));
+                QVERIFY2(got.contains(m.captured(1)), qPrintable(got.join(QLatin1Char(','))));
+            }
+        }
         return;
     }
     for (const QJsonValue &spec : json.toArray()) {

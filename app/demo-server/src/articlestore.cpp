@@ -323,15 +323,18 @@ QJsonObject ArticleStore::toJson(const Article &article, const QString &imageBas
         { QStringLiteral("title"), article.title },
         { QStringLiteral("url"), article.url },
         { QStringLiteral("hashed_url"), hash },
-        { QStringLiteral("origin_url"), QJsonValue::Null },
+        { QStringLiteral("origin_url"), nullable(article.originUrl) },
         { QStringLiteral("given_url"), article.url },
         { QStringLiteral("hashed_given_url"), hash },
         { QStringLiteral("archived_at"), wallabagDate(article.archivedAt, m_utcOffset) },
         { QStringLiteral("content"), article.content },
         { QStringLiteral("created_at"), wallabagDate(article.createdAt, m_utcOffset) },
         { QStringLiteral("updated_at"), wallabagDate(article.updatedAt, m_utcOffset) },
-        { QStringLiteral("published_at"), QJsonValue::Null },
-        { QStringLiteral("published_by"), QJsonValue::Null },
+        { QStringLiteral("published_at"), wallabagDate(article.publishedAt, m_utcOffset) },
+        { QStringLiteral("published_by"),
+          article.publishedBy.isEmpty()
+              ? QJsonValue(QJsonValue::Null)
+              : QJsonValue(QJsonArray::fromStringList(article.publishedBy)) },
         { QStringLiteral("starred_at"), wallabagDate(article.starredAt, m_utcOffset) },
         { QStringLiteral("annotations"), QJsonArray() },
         { QStringLiteral("mimetype"), QStringLiteral("text/html") },
@@ -339,7 +342,8 @@ QJsonObject ArticleStore::toJson(const Article &article, const QString &imageBas
         { QStringLiteral("reading_time"), article.readingTime },
         { QStringLiteral("domain_name"), nullable(article.domainName) },
         { QStringLiteral("preview_picture"),
-          article.previewImage.isEmpty()
+          !article.previewPicture.isEmpty() ? QJsonValue(article.previewPicture)
+              : article.previewImage.isEmpty()
               ? QJsonValue(QJsonValue::Null)
               : QJsonValue(imageBaseUrl + QStringLiteral("/images/") + article.previewImage) },
         { QStringLiteral("http_status"), QStringLiteral("200") },

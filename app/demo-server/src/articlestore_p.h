@@ -27,6 +27,10 @@ struct Article
     QString previewImage; //!< file name under /images/, empty: none
     int readingTime = 0; //!< minutes, wallabag's floor(words / 200): 0 for short texts
     QString uid; //!< set when the entry is public, else null
+    QString previewPicture; //!< a URL a client gave (POST/PATCH preview_picture), else empty
+    QString originUrl; //!< null unless a client gave one
+    QDateTime publishedAt; //!< invalid unless a client gave one
+    QStringList publishedBy; //!< the authors a client gave (a comma string), else empty
     QStringList tags; //!< labels, lower-case as wallabag stores them
     bool starred = false;
     bool archived = false;

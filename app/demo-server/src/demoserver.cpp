@@ -47,6 +47,7 @@ QJsonObject DemoServerPrivate::statsLocked() const
         { QStringLiteral("faults_injected"), transport.faultsInjected },
         { QStringLiteral("capacity_rejections"), transport.capacityRejections },
         { QStringLiteral("peak_in_progress"), transport.peakInProgress },
+        { QStringLiteral("in_progress"), transport.inProgress },
         { QStringLiteral("idempotency_records"), api.idempotencyRecordCount() },
         { QStringLiteral("entry_writes"), entryWrites },
         { QStringLiteral("tokens_issued"), api.tokens.grants },

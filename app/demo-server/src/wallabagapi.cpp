@@ -113,7 +113,11 @@ std::optional<QHash<QString, QString>> parameters(const HttpRequest &request, bo
             if (value.isBool()) {
                 result.insert(it.key(), value.toBool() ? QStringLiteral("1") : QStringLiteral("0"));
             } else if (value.isDouble()) {
-                result.insert(it.key(), QString::number(value.toDouble()));
+                // Integers as PHP prints them (1488833381, not 1.48883e+09).
+                const double number = value.toDouble();
+                result.insert(it.key(),
+                              number == double(qint64(number)) ? QString::number(qint64(number))
+                                                               : QString::number(number, 'g', 17));
             } else if (value.isString()) {
                 result.insert(it.key(), value.toString());
             } else if (value.isArray()) {
@@ -121,6 +125,8 @@ std::optional<QHash<QString, QString>> parameters(const HttpRequest &request, bo
                 for (const QJsonValue &item : value.toArray())
                     items.append(item.toString());
                 result.insert(it.key(), items.join(QLatin1Char(',')));
+                // PHP sees an array: fields read only as strings (authors) ignore it.
+                result.insert(it.key() + QStringLiteral("[]"), QString());
             }
         }
         return result;

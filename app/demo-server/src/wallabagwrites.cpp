@@ -10,6 +10,7 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QUuid>
 
 namespace KeepTrying::Demo {
 
@@ -45,6 +46,46 @@ void applyFlags(Article &article, const QHash<QString, QString> &params)
     if (params.contains(QStringLiteral("archive"))) {
         article.archived = castBool(params.value(QStringLiteral("archive")));
         article.archivedAt = article.archived ? now : QDateTime();
+    }
+}
+
+// The fields POST and PATCH both set when given non-empty (EntryRest::postEntriesAction,
+// patchEntriesAction): language, preview_picture, published_at (a date string or Unix
+// seconds), authors (a comma string; an array is ignored), origin_url, public.
+void applyDetails(Article &article, const QHash<QString, QString> &params, int utcOffset)
+{
+    const QString language = params.value(QStringLiteral("language"));
+    if (!language.isEmpty())
+        article.language = language;
+    const QString picture = params.value(QStringLiteral("preview_picture"));
+    if (!picture.isEmpty())
+        article.previewPicture = picture;
+    const QString originUrl = params.value(QStringLiteral("origin_url"));
+    if (!originUrl.isEmpty())
+        article.originUrl = originUrl;
+    const QString published = params.value(QStringLiteral("published_at"));
+    if (!published.isEmpty()) {
+        bool seconds = false;
+        const qint64 unix = published.toLongLong(&seconds);
+        if (seconds) {
+            article.publishedAt = QDateTime::fromSecsSinceEpoch(unix, Qt::UTC);
+        } else {
+            // Doctrine's datetime column keeps the wall-clock time and drops the offset;
+            // it reads back in the server's zone.
+            const QDateTime given = QDateTime::fromString(published, Qt::ISODate);
+            if (given.isValid())
+                article.publishedAt =
+                    QDateTime(given.date(), given.time(), Qt::OffsetFromUTC, utcOffset);
+        }
+    }
+    const QString authors = params.value(QStringLiteral("authors"));
+    if (!authors.isEmpty() && !params.contains(QStringLiteral("authors[]")))
+        article.publishedBy = authors.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (params.contains(QStringLiteral("public"))) {
+        if (!castBool(params.value(QStringLiteral("public"))))
+            article.uid = QString();
+        else if (article.uid.isNull())
+            article.uid = QUuid::createUuid().toString(QUuid::Id128).left(23);
     }
 }
 
@@ -84,6 +125,7 @@ HttpResponse WallabagApi::createEntry(const HttpRequest &request, bool lookUp)
             article->content = content;
     }
     applyFlags(*article, *params);
+    applyDetails(*article, *params, store.utcOffset());
     addLabels(*article, labelsOf(params->value(QStringLiteral("tags"))));
     store.update(*article);
     return HttpResponse::json(store.toJson(*store.article(article->id), publicBaseUrl(request)));
@@ -103,9 +145,7 @@ HttpResponse WallabagApi::patchEntry(const HttpRequest &request, int id)
     if (!title.isEmpty())
         article->title = title;
     applyFlags(*article, *params);
-    const QString language = params->value(QStringLiteral("language"));
-    if (!language.isEmpty())
-        article->language = language;
+    applyDetails(*article, *params, store.utcOffset());
     const QString content = params->value(QStringLiteral("content"));
     if (!content.isEmpty()) {
         article->content = content;

@@ -11,6 +11,7 @@
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>
+#include <QtCore/QPointer>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QTimer>
 
@@ -111,6 +112,14 @@ void OutboxChangeQueue::open()
                                                                     : QByteArray());
             return true;
         });
+    // wallabag ignores Idempotency-Key: an add that may have reached it is not sent again
+    // before asking whether its URL is saved.
+    m_outbox->setResendCheck(
+        [](const OutboxItem &item) { return changeOf(item).kind == Change::Kind::Add; },
+        [this](const OutboxItem &item, Outbox::ResendCheckDone done) {
+            checkAdd(item, std::move(done));
+        });
+    setAddSettleMs(m_addSettleMs);
     connect(m_outbox.get(), &Outbox::itemDelivered, this,
             [this](qint64 id, int, const QByteArray &body) { delivered(id, body); });
     connect(m_outbox.get(), &Outbox::itemDeadLettered, this, &OutboxChangeQueue::deadLettered);
@@ -134,6 +143,49 @@ void OutboxChangeQueue::open()
         send(change);
     countChanged();
     Q_EMIT opened();
+}
+
+void OutboxChangeQueue::setAddSettleMs(qint64 milliseconds)
+{
+    m_addSettleMs = milliseconds;
+    if (!m_outbox)
+        return;
+    Outbox::Settings settings = m_outbox->settings();
+    settings.resendSettleMs = milliseconds;
+    m_outbox->setSettings(settings);
+}
+
+void OutboxChangeQueue::checkAdd(const OutboxItem &item, Outbox::ResendCheckDone done)
+{
+    // exists.json hashes the URL as the add does (sha1 of its url-decoded form): ask with the
+    // very string the add sends, percent-encoded whole so that '+' and '&' survive.
+    const QString url =
+        QJsonDocument::fromJson(item.body).object().value(QLatin1String("url")).toString();
+    QUrl exists = m_client->apiUrl(QStringLiteral("api/entries/exists.json"));
+    exists.setQuery(QStringLiteral("url=") + QString::fromLatin1(QUrl::toPercentEncoding(url)) +
+                    QStringLiteral("&return_id=1"));
+    QPointer<OutboxChangeQueue> guard(this);
+    const auto unknown = [done] { done(Outbox::ResendFinding::Unknown, {}); };
+    // Purpose::List: no offline copy is kept, so the answer is never an old one.
+    m_client->getJson(exists, WallabagClient::Purpose::List, WallabagClient::Waiting::Background,
+                      [guard, done, unknown](const WallabagClient::Result &result) {
+                          if (!guard || !result.ok)
+                              return unknown();
+                          const QJsonValue id = result.json.value(QLatin1String("exists"));
+                          if (id.isNull() || id.isBool()) // null (or false): not saved
+                              return done(Outbox::ResendFinding::NotDone, {});
+                          // Saved by the earlier attempt: its entry is the add's answer.
+                          guard->m_client->getJson(
+                              guard->m_client->apiUrl(
+                                  QStringLiteral("api/entries/%1.json").arg(qint64(id.toDouble()))),
+                              WallabagClient::Purpose::Entry, WallabagClient::Waiting::Background,
+                              [done, unknown](const WallabagClient::Result &entry) {
+                                  if (!entry.ok)
+                                      return unknown();
+                                  done(Outbox::ResendFinding::Done,
+                                       QJsonDocument(entry.json).toJson(QJsonDocument::Compact));
+                              });
+                      });
 }
 
 int OutboxChangeQueue::waitingCount() const

@@ -6,7 +6,7 @@
 
 #include "changequeue.h"
 
-#include <KeepTrying/outboxitem.h>
+#include <KeepTrying/outbox.h>
 
 #include <QtCore/QHash>
 #include <QtCore/QList>
@@ -17,7 +17,6 @@
 class WallabagClient;
 
 namespace KeepTrying {
-class Outbox;
 class RetryingNetworkAccessManager;
 } // namespace KeepTrying
 
@@ -35,6 +34,13 @@ class RetryingNetworkAccessManager;
     them all, dropping a tag another client or a tagging rule added meanwhile) and a DELETE
     per tag to remove; the POST, coalesced, moves behind a removal of an earlier edit, so
     the last edit wins.
+
+    wallabag ignores Idempotency-Key and deduplicates an add by URL only, checked before its
+    page fetch (up to 10 s): an add sent again while the first is still fetching makes a
+    second entry. So an add is sent without a key and, when an earlier attempt may have
+    reached the server, not again before asking exists.json whether the URL is saved; if it
+    is, that entry is the answer; if not, it is asked again once the settle time since that
+    attempt has passed, and only then sent (Outbox::setResendCheck()).
 
     Items say what they are: the method, the URL and the body are decoded back into a
     Change after a restart, so nothing else needs to be stored to report an outcome.
@@ -74,6 +80,11 @@ public:
     void setDatabasePath(const QString &databasePath);
     QString databasePath() const { return m_path; }
 
+    /*! How long after an add's attempt that may have reached the server the add is believed
+        absent (Outbox::Settings::resendSettleMs): longer than wallabag's page fetch (up to
+        10 s). Default 15 s; applies to the outbox opened next and to the open one. */
+    void setAddSettleMs(qint64 milliseconds);
+
     /*! True once the outbox is open (the first sign-in). */
     bool isOpen() const override;
 
@@ -93,6 +104,7 @@ private:
     void send(const Change &change);
     bool put(const QByteArray &method, const QUrl &url, const QByteArray &body,
              const QString &coalescingKey, bool cancelsEarlier, const Change &change);
+    void checkAdd(const KeepTrying::OutboxItem &item, KeepTrying::Outbox::ResendCheckDone done);
     void delivered(qint64 id, const QByteArray &body);
     void deadLettered(qint64 id, int status, const QString &reason);
     void countChanged();
@@ -104,6 +116,7 @@ private:
     QList<Change> m_held; // before the outbox opens
     QHash<qint64, Entry> m_items; // outbox item id -> what it is, pending and dead
     int m_lastCount = -1;
+    qint64 m_addSettleMs = 15000;
 };
 
 #endif // KEEPTRYING_READER_OUTBOXCHANGEQUEUE_H

@@ -339,6 +339,20 @@ void WallabagClient::send(quint64 id)
         QNetworkRequest withBody = req;
         withBody.setHeader(QNetworkRequest::ContentTypeHeader,
                            QByteArrayLiteral("application/json"));
+        if (it->verb == "POST" && it->url.path().endsWith(QLatin1String("/api/entries.json"))) {
+            // An add: wallabag ignores Idempotency-Key and stores an add only after its page
+            // fetch, so a second POST racing the first makes a second entry. Without a key
+            // the manager sends it again only when it cannot have reached the server.
+            if (auto *retrying =
+                    qobject_cast<KeepTrying::RetryingNetworkAccessManager *>(m_manager)) {
+                KeepTrying::RetryPolicy policy = retrying->retryPolicy();
+                policy.addIdempotencyKey = false;
+                withBody.setAttribute(
+                    QNetworkRequest::Attribute(
+                        KeepTrying::RetryingNetworkAccessManager::RetryPolicyAttribute),
+                    QVariant::fromValue(policy));
+            }
+        }
         reply = it->verb == "POST" ? m_manager->post(withBody, it->body)
                                    : m_manager->sendCustomRequest(withBody, it->verb, it->body);
     }

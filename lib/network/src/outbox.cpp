@@ -60,13 +60,13 @@ void OutboxPrivate::setLastError(const QString &error)
     Q_EMIT q->lastErrorChanged(lastError);
 }
 
-void OutboxPrivate::refreshCounts()
+void OutboxPrivate::refreshCounts(qint64 now)
 {
     Q_Q(Outbox);
     if (!usable)
         return;
     OutboxStore::Counts fresh;
-    if (!store.counts(&fresh, nowMs())) {
+    if (!store.counts(&fresh, now >= 0 ? now : nowMs())) {
         setLastError(store.lastError());
         return;
     }
@@ -203,10 +203,15 @@ void OutboxPrivate::drain()
                 }
                 if (!store.markSending(head.id))
                     continue; // superseded meanwhile, or the database refused
-                send(head);
+                if (unsettledSince.contains(head.id) && isChecked(head))
+                    startCheck(head); // its earlier attempt may have taken effect: ask first
+                else
+                    send(head);
             }
         }
-        refreshCounts();
+        // The same "now" as dueHeads(): an item that was not due then is counted as due
+        // later, and the wake timer is armed for it (a timer may fire a little early).
+        refreshCounts(now);
         if (inFlight.isEmpty())
             releaseLock();
         armWakeTimer(now, waitingForReachability);
@@ -239,9 +244,15 @@ void OutboxPrivate::send(const OutboxItem &item)
     QNetworkRequest request(item.url);
     for (const auto &[name, value] : item.headers)
         request.setRawHeader(name, value);
-    // The same key on every replay, in every run: the server applies the write once.
-    request.setRawHeader(QByteArrayLiteral("Idempotency-Key"), item.idempotencyKey);
     RetryPolicy policy = manager->retryPolicy();
+    if (isChecked(item)) {
+        // The server ignores keys: without one, the manager never sends it again once it
+        // may have reached the server; the resend check decides instead.
+        policy.addIdempotencyKey = false;
+    } else {
+        // The same key on every replay, in every run: the server applies the write once.
+        request.setRawHeader(QByteArrayLiteral("Idempotency-Key"), item.idempotencyKey);
+    }
     if (settings.replayDeadlineMs > 0 &&
         (policy.deadlineMs <= 0 || policy.deadlineMs > settings.replayDeadlineMs))
         policy.deadlineMs = settings.replayDeadlineMs;
@@ -284,8 +295,13 @@ void OutboxPrivate::replyFinished(qint64 id, QNetworkReply *reply)
     reply->deleteLater();
 
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if ((status >= 200 && status < 300) ||
-        (status > 0 && successPredicate && successPredicate(item, status))) {
+    const bool success = (status >= 200 && status < 300) ||
+        (status > 0 && successPredicate && successPredicate(item, status));
+    if (success)
+        unsettledSince.remove(id);
+    else if (isChecked(item) && mayHaveReachedServer(reply, status))
+        unsettledSince.insert(id, nowMs());
+    if (success) {
         if (!store.remove(id)) {
             // Still marked as being sent: the next drainer queues it again, and the server
             // recognises its key.
@@ -381,6 +397,7 @@ Outbox::Outbox(const QString &databasePath, RetryingNetworkAccessManager *manage
 {
     Q_D(Outbox);
     d->wakeTimer.setSingleShot(true);
+    d->wakeTimer.setTimerType(Qt::PreciseTimer); // a coarse one fires up to 5 % early
     connect(&d->wakeTimer, &QTimer::timeout, this, [d] { d->drain(); });
 
     const OutboxStore::OpenResult opened = d->store.open(databasePath, d->settings.fullSync);

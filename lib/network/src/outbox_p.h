@@ -35,6 +35,10 @@ public:
     void drain();
     void send(const OutboxItem &item);
     void replyFinished(qint64 id, QNetworkReply *reply);
+    static bool mayHaveReachedServer(QNetworkReply *reply, int status);
+    bool isChecked(const OutboxItem &item) const;
+    void startCheck(const OutboxItem &item);
+    void checkFinished(qint64 id, Outbox::ResendFinding finding, const QByteArray &body);
     void retryLater(const OutboxItem &item, const QString &error, qint64 retryAfterMs,
                     bool conflict);
     void deadLetter(const OutboxItem &item, int status, const QByteArray &body,
@@ -42,7 +46,7 @@ public:
     bool isExpired(const OutboxItem &item, qint64 now) const;
     void expire(qint64 now);
     void armWakeTimer(qint64 now, bool waitingForReachability);
-    void refreshCounts();
+    void refreshCounts(qint64 now = -1);
     void setLastError(const QString &error);
     bool tryLock();
     void releaseLock();
@@ -55,6 +59,10 @@ public:
     std::function<void(QNetworkRequest &)> signer;
     std::function<bool(const OutboxItem &, int)> successPredicate;
     std::function<bool(const OutboxItem &, int, const QNetworkRequest &)> retryLaterPredicate;
+    std::function<bool(const OutboxItem &)> resendAppliesTo;
+    std::function<void(const OutboxItem &, Outbox::ResendCheckDone)> resendCheck;
+    // Checked items whose last attempt may have reached the server: id -> when (ms).
+    QHash<qint64, qint64> unsettledSince;
     QLockFile lock;
     bool usable = false;
     QString recoveryReason;
@@ -65,6 +73,7 @@ public:
     {
         OutboxItem item;
         QPointer<QNetworkReply> reply;
+        bool checking = false; // a resend check, not a replay, is under way
     };
     QHash<qint64, Flight> inFlight;
     QTimer wakeTimer;

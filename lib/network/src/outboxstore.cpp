@@ -538,6 +538,17 @@ bool OutboxStore::recordFailure(qint64 id, const QString &error, qint64 nextAtte
     return query.numRowsAffected() == 1;
 }
 
+bool OutboxStore::defer(qint64 id, qint64 nextAttemptAtMs)
+{
+    QSqlQuery query(m_db);
+    query.prepare(QStringLiteral("UPDATE items SET state = 0, next_attempt_at = ? WHERE id = ?"));
+    query.addBindValue(nextAttemptAtMs);
+    query.addBindValue(id);
+    if (!query.exec())
+        return fail(query.lastError(), QStringLiteral("deferring an item"));
+    return query.numRowsAffected() == 1;
+}
+
 int OutboxStore::conflictCount(qint64 id)
 {
     QSqlQuery query(m_db);

@@ -74,6 +74,9 @@ public:
     bool remove(qint64 id);
     /*! Back to queued after a failed replay, not before \a nextAttemptAtMs. */
     bool recordFailure(qint64 id, const QString &error, qint64 nextAttemptAtMs, bool conflict);
+    /*! Sending → queued, not before \a nextAttemptAtMs, without counting an attempt (a
+        resend check asked it to wait). */
+    bool defer(qint64 id, qint64 nextAttemptAtMs);
     /*! 409 answers in a row so far. */
     int conflictCount(qint64 id);
     bool recordDeadLetter(qint64 id, int status, const QByteArray &body, const QString &reason,

@@ -32,8 +32,9 @@ class RetryingNetworkAccessManager;
         success is recorded (2xx, or what setSuccessPredicate() calls one) or it becomes a
         dead letter. Every replay carries the item's Idempotency-Key
         (draft-ietf-httpapi-idempotency-key-header), so a server that honours it applies the
-        write once however often it arrives. A kill at any moment leaves every item
-        enqueue() acknowledged either delivered-and-recorded or still queued.
+        write once however often it arrives (for a server that ignores keys, see
+        setResendCheck()). A kill at any moment leaves every item enqueue() acknowledged
+        either delivered-and-recorded or still queued.
     \li Durable commits: WAL journal with \c{synchronous=FULL} for every commit the app is
         told about (enqueue(), discard(), requeue()), so that it is on the disk (the WAL is
         fsync'ed) before the call returns, and survives a power cut, not only a crash of the
@@ -76,6 +77,32 @@ class RetryingNetworkAccessManager;
     \li No HTTP answer at all (TLS error, protocol error, timeout): kept and retried; a
         captive portal or a clock that is wrong must not cost the user their change.
     \endlist
+
+    \section Servers that ignore Idempotency-Key
+    A server without Idempotency-Key support (wallabag, most APIs) applies a write twice
+    when it arrives twice. For the items setResendCheck() names ("checked items"):
+    \table
+    \header \li When \li What happens
+    \row \li Every replay \li Sent without an Idempotency-Key, and the manager adds none
+        (RetryPolicy::addIdempotencyKey is off for it): the manager then sends it again
+        within the replay only when no byte of it can have reached the server (connection
+        refused, host not found), never after a timeout or a reset.
+    \row \li A replay ends without success, and it may have reached the server \li
+        "Unsettled" from that moment: no HTTP answer other than a refused connection or an
+        unknown host, or an answer that is not a 4xx (a 502 of a proxy whose server still
+        works, say). A 4xx, or a connection refused, leaves the item as it was.
+    \row \li At setResendCheck(), for items left by an earlier run \li Unsettled from
+        now when they were attempted before (attempts > 0, or left being sent): when that
+        attempt was is not stored.
+    \row \li Before an unsettled item is sent again \li The check runs instead (the item
+        shows as Sending; cancel() refuses it). ResendFinding::Done: delivered, with the
+        body the check gives (itemDelivered() with status 200). NotDone, and
+        Settings::resendSettleMs have passed since the last attempt that may have reached
+        the server: sent (no longer unsettled). NotDone sooner: WaitingToRetry until then,
+        and checked again. Unknown: retried after the backoff, like a failed replay.
+    \endtable
+    Other items are not affected: PATCH and DELETE that set a state are naturally
+    idempotent and keep their keys and the manager's retries.
 
     \section Drain lock
     Only one Outbox drains a database file at a time: a QLockFile next to it
@@ -138,6 +165,11 @@ public:
         qint64 replayDeadlineMs = 60000;
         /*! How often an outbox that has items but not the drain lock tries to take it. */
         qint64 lockRetryMs = 500;
+        /*! How long after the last attempt of a checked item that may have reached the
+            server (see setResendCheck()) a "not done" check is believed: longer than the
+            server may take to act on a request it had received (wallabag fetches the page
+            of an add for up to 10 s before it stores the entry). */
+        qint64 resendSettleMs = 15000;
         /*! false: enqueue() commits with \c{synchronous=NORMAL} instead of FULL (faster,
             not safe against power loss; see the class comment). For benchmarks and
             throwaway data. */
@@ -187,6 +219,27 @@ public:
     void setRetryLaterPredicate(
         std::function<bool(const OutboxItem &item, int httpStatus, const QNetworkRequest &sent)>
             predicate);
+
+    /*! What a resend check found out about an item's earlier attempts (setResendCheck()). */
+    enum class ResendFinding {
+        Done, //!< The server has it: the item counts as delivered, with the body given.
+        NotDone, //!< The server has no trace of it (yet).
+        Unknown //!< The check itself failed: the item waits for the backoff and is checked again.
+    };
+    /*! Called once by a resend check with its finding and, for Done, the body that
+        itemDelivered() carries (the resource the first attempt created, say). */
+    using ResendCheckDone = std::function<void(ResendFinding finding, const QByteArray &body)>;
+    /*!
+        For a server that ignores Idempotency-Key: \a appliesTo names the items that must
+        not take effect twice when sent twice (an add that the server deduplicates only
+        once it is stored); \a check finds out, without sending the item, whether an
+        earlier attempt of it took effect (e.g. asks whether the URL is saved), and calls
+        its ResendCheckDone once, at any time, from the outbox's thread. See "Servers that
+        ignore Idempotency-Key" above for when it runs. Call it right after construction,
+        before the event loop runs: items an earlier run left are judged then.
+    */
+    void setResendCheck(std::function<bool(const OutboxItem &item)> appliesTo,
+                        std::function<void(const OutboxItem &item, ResendCheckDone done)> check);
 
     /*!
         Stores the write \a method \a request \a body and returns once it is committed, with

@@ -223,11 +223,13 @@ public:
     /*!
         \c{{"total_requests": N, "requests_per_route": {"GET /api/entries.json": N, ...},
         "writes_applied": N, "duplicate_writes_rejected": N, "faults_injected": N,
-        "capacity_rejections": N, "peak_in_progress": N, "idempotency_records": N,
+        "capacity_rejections": N, "peak_in_progress": N, "in_progress": N,
+        "idempotency_records": N,
         "entry_writes": {"ID": [...]}, "tokens_issued": N}}.
         Routes are named by their pattern (\c{PATCH /api/entries/{id}.json}); paths that
         match no route by themselves. peak_in_progress is the most requests served at once
-        (see setMaxConcurrent()). entry_writes lists, per entry id, the writes applied to
+        (see setMaxConcurrent()); in_progress those being served now (an add whose page
+        fetch is not over included). entry_writes lists, per entry id, the writes applied to
         it in the order they were applied (the last 1000), each as
         \c{{"method": "PATCH", "idempotency_key": "KEY" or null}}: a repeat answered from
         the Idempotency-Key record is not applied and not listed, so a client can check
