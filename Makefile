@@ -44,7 +44,7 @@ SOAK_ARGS ?=
 test: setup build/test/build.ninja build/dev/build.ninja
 	$(CMAKE) --build --preset test
 	$(CTEST) --preset test
-	$(CMAKE) --build --preset dev --target tst_replylifetime tst_abortanddelete soak
+	$(CMAKE) --build --preset dev --target tst_replylifetime tst_abortanddelete tst_signin soak
 	$(CTEST) --preset memcheck
 	QT_QPA_PLATFORM=offscreen ./build/dev/tests/soak/soak --minutes 2 $(SOAK_ARGS)
 
