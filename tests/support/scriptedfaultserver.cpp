@@ -351,7 +351,10 @@ void ScriptedFaultServer::finishResponse(QTcpSocket *socket, int index, bool res
     socket->disconnect(this);
     if (reset) {
         socket->flush();
-        socket->waitForBytesWritten(1000);
+        // The client may have gone already (it aborted): then there is nothing to wait for,
+        // and QAbstractSocket would warn about waiting in UnconnectedState.
+        if (socket->state() == QAbstractSocket::ConnectedState && socket->bytesToWrite() > 0)
+            socket->waitForBytesWritten(1000);
         socket->abort();
         socket->deleteLater();
     } else {
