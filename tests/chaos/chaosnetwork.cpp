@@ -452,6 +452,14 @@ struct Observed
     QByteArray key;
 };
 
+// What is left to read at finished(). abort() closes the reply before it finishes, as Qt's
+// own replies do: there is nothing to read then, and reading a closed device only makes
+// QIODevice warn "device not open".
+QByteArray readRest(QNetworkReply *reply)
+{
+    return reply->isOpen() ? reply->readAll() : QByteArray();
+}
+
 QString g_current; // the sequence running, for the sanitizer's death callback
 
 #ifdef KEEPTRYING_CHAOS_DEATH_CALLBACK
@@ -588,7 +596,7 @@ QStringList run(const Sequence &s, bool verbose)
         o.error = r->error();
         o.errors = o.error == QNetworkReply::NoError ? 0 : 1;
         o.status = r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        o.body = r->readAll();
+        o.body = readRest(r);
     }
     if (s.readInReadyRead) {
         QObject::connect(r, &QIODevice::readyRead, &loop, [&, r] {
@@ -634,7 +642,7 @@ QStringList run(const Sequence &s, bool verbose)
         o.contentLength = length.isValid() ? length.toLongLong() : -1;
         if (auto *retrying = qobject_cast<RetryingReply *>(r))
             o.lastResumeStatus = retrying->lastResumeStatus();
-        o.body += r->readAll();
+        o.body += readRest(r);
         if (s.cancel != Cancel::None && s.moment == Moment::Finished)
             cancelNow();
         if (offlineDone)

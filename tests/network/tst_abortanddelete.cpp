@@ -15,6 +15,8 @@
 #include <KeepTrying/Demo/demoserver.h>
 
 #include <QtCore/QPointer>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QThread>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 
@@ -60,6 +62,8 @@ private Q_SLOTS:
     void abortFromInsideSignals();
     void abortWhileTheFinalFailureIsHandedOver();
     void deleteLaterInsideFinished();
+    void cancelWhileQtHasAnErrorQueued_data();
+    void cancelWhileQtHasAnErrorQueued();
 };
 
 void tst_AbortAndDelete::initTestCase()
@@ -336,6 +340,49 @@ void tst_AbortAndDelete::deleteLaterInsideFinished()
     });
     QTRY_VERIFY_WITH_TIMEOUT(reply.isNull(), 5000);
     QCOMPARE(body, QByteArray("body"));
+}
+
+void tst_AbortAndDelete::cancelWhileQtHasAnErrorQueued_data()
+{
+    QTest::addColumn<bool>("deleteIt");
+    QTest::newRow("abort") << false;
+    QTest::newRow("delete") << true;
+}
+
+// The server cuts the response right after its headers: by the time the caller cancels in
+// metaDataChanged(), Qt's HTTP thread has queued that error to the attempt. Letting the
+// attempt go must not give Qt's reply a second error (our OperationCanceledError first),
+// which makes Qt warn "this method must only be called once" to the application.
+void tst_AbortAndDelete::cancelWhileQtHasAnErrorQueued()
+{
+    QFETCH(bool, deleteIt);
+    QTest::failOnWarning(QRegularExpression(QStringLiteral("must only be called once")));
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [](const TestServer::Request &, int) { return TestServer::cutOff(200, 1000, "part"); });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QPointer<QNetworkReply> reply = manager.get(QNetworkRequest(server.url()));
+    QSignalSpy finished(reply.data(), &QNetworkReply::finished);
+    bool cancelled = false;
+    connect(reply, &QNetworkReply::metaDataChanged, this, [&] {
+        if (std::exchange(cancelled, true))
+            return;
+        // Qt's HTTP thread runs on: give it the moment it needs to read the cut and queue
+        // its error (a loaded machine may need longer; then this passes either way).
+        QThread::msleep(50);
+        if (deleteIt)
+            delete reply.data();
+        else
+            reply->abort();
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(cancelled, 5000);
+    QCOMPARE(finished.size(), deleteIt ? 0 : 1);
+    // The attempt's queued error, then its deletion, are delivered here.
+    QTest::qWait(50);
+    QCOMPARE(finished.size(), deleteIt ? 0 : 1);
+    delete reply.data();
 }
 
 QTEST_GUILESS_MAIN(tst_AbortAndDelete)

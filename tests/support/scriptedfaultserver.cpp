@@ -131,6 +131,7 @@ void ScriptedFaultServer::shutDown()
 {
     m_shutDown = true;
     m_server.close();
+    m_portHolder.abort();
     const QList<QPointer<QTcpSocket>> open = std::exchange(m_open, {});
     for (const QPointer<QTcpSocket> &socket : open) {
         if (socket) {
@@ -154,13 +155,22 @@ void ScriptedFaultServer::advanceRefusals(int afterIndex)
         m_records[afterIndex].refusedAfter = true;
     m_refusing = true;
     m_server.close();
+    // The port stays ours while it refuses: bound, not listening, so connections to it are
+    // refused, and no other server (another test or chaos run on this machine) is given it
+    // for port 0, to be reached by this server's clients meanwhile.
+    if (!m_portHolder.bind(QHostAddress::LocalHost, m_port, QAbstractSocket::ShareAddress))
+        qWarning("ScriptedFaultServer: cannot hold port %u while refusing", unsigned(m_port));
     QTimer::singleShot(ms, this, [this] {
         m_refusing = false;
-        if (m_shutDown)
+        if (m_shutDown) {
+            m_portHolder.abort();
             return;
-        // SO_REUSEADDR (Qt's default for a server on Unix) lets the port be taken again.
+        }
+        // SO_REUSEADDR (Qt's default for a server on Unix) lets the port be taken again while
+        // the holder, which does not listen, keeps it.
         if (!m_server.listen(QHostAddress::LocalHost, m_port))
             qWarning("ScriptedFaultServer: cannot listen on port %u again", unsigned(m_port));
+        m_portHolder.abort();
         advanceRefusals(-1);
     });
 }
@@ -351,7 +361,10 @@ void ScriptedFaultServer::finishResponse(QTcpSocket *socket, int index, bool res
     socket->disconnect(this);
     if (reset) {
         socket->flush();
-        socket->waitForBytesWritten(1000);
+        // The client may have gone already (it aborted): then there is nothing to wait for,
+        // and QAbstractSocket would warn about waiting in UnconnectedState.
+        if (socket->state() == QAbstractSocket::ConnectedState && socket->bytesToWrite() > 0)
+            socket->waitForBytesWritten(1000);
         socket->abort();
         socket->deleteLater();
     } else {

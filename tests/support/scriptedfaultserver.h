@@ -114,6 +114,7 @@ private:
     void advanceRefusals(int afterIndex);
 
     QTcpServer m_server;
+    QTcpSocket m_portHolder; // bound to m_port while the listener is closed
     quint16 m_port = 0;
     QByteArray m_resource;
     QByteArray m_etag;

@@ -311,13 +311,32 @@ void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
     dispose(std::exchange(reply, nullptr));
 }
 
+namespace {
+
+// Stops the transfer of an attempt nobody listens to any more. Qt's HTTP reply may have an
+// error of its own queued already (a reset its HTTP thread saw before our abort reached
+// it): after abort(), which sets OperationCanceledError, that second error makes Qt warn
+// "QNetworkReplyImplPrivate::error: Internal problem, this method must only be called
+// once." So an HTTP attempt is stopped the way its abort() and its destructor stop its
+// HTTP thread, without the error; other replies (file:, data:) are aborted.
+void stopTransfer(QNetworkReply *attempt)
+{
+    static const QByteArray abortHttpRequest = QByteArrayLiteral("abortHttpRequest()");
+    const QMetaObject *meta = attempt->metaObject();
+    const int index = meta->indexOfSignal(abortHttpRequest.constData());
+    if (index < 0 || !meta->method(index).invoke(attempt, Qt::DirectConnection))
+        attempt->abort();
+}
+
+} // namespace
+
 void RetryingReplyPrivate::dispose(QNetworkReply *attempt)
 {
     if (!attempt->isFinished()) {
         // Its cancellation must not reach us. (A finished attempt emits nothing more, and
         // ~QObject drops its connections to us: no disconnect for it, a cost per request.)
         QObject::disconnect(attempt, nullptr, q_func(), nullptr);
-        attempt->abort();
+        stopTransfer(attempt);
     }
     // It may be emitting right now: deleting this reply (its parent) from a slot further
     // down, or with the manager, must not delete it on that stack. Qt goes on using an
