@@ -385,9 +385,10 @@ void tst_Reachability::parkedWhileOfflineThenEachOnce()
         // No stagger: once the scout's connection is up, the rest of the concurrency
         // limiter's initial window (six, Qt's own connections per host) goes in one pass of
         // the event loop. Under load the scout's own answer can come before that pass, and
-        // its success has grown the window by one (slow start) by then.
+        // its success has grown the window (slow start) by then, by one or, on a loaded
+        // machine where more answers come first, by more: at least the six went together.
         if (startedAtFinish.at(0) == 1)
-            QVERIFY2(startedAtFinish.at(1) == 6 || startedAtFinish.at(1) == 7,
+            QVERIFY2(startedAtFinish.at(1) >= 6,
                      qPrintable(QString::number(startedAtFinish.at(1))));
         else
             QCOMPARE(startedAtFinish.at(0), 6);
