@@ -51,6 +51,14 @@ void TlsFrontProxy::setCertificate(const QSslCertificate &certificate)
     setSslConfiguration(configuration);
 }
 
+void TlsFrontProxy::goDown()
+{
+    close();
+    const QList<QTcpSocket *> fronts = findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly);
+    for (QTcpSocket *front : fronts)
+        front->abort();
+}
+
 void TlsFrontProxy::pipe(QTcpSocket *front)
 {
     front->setParent(this);

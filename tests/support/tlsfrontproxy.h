@@ -30,6 +30,8 @@ public:
     /*! The certificate presented from the next connection on. */
     void setCertificate(const QSslCertificate &certificate);
     int handshakeCount() const { return m_handshakes; }
+    /*! Stops listening and resets every open connection: the server is gone. */
+    void goDown();
 
 private:
     void pipe(QTcpSocket *front);

@@ -116,8 +116,8 @@ CertificateDialog::CertificateDialog(const CertificateTrust::Refusal &refusal, M
                        this));
     // Two lines of 16 pairs, easy to compare with what the server shows.
     QString fingerprint = CertificateTrust::fingerprint(certificate);
-    if (fingerprint.size() > 48)
-        fingerprint.replace(48, 1, QLatin1Char('\n'));
+    if (fingerprint.size() > 47)
+        fingerprint[47] = QLatin1Char('\n'); // the colon after the 16th pair
     auto *print = label(fingerprint, this);
     print->setObjectName(QStringLiteral("certificateFingerprint"));
     print->setWordWrap(false);
