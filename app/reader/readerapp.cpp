@@ -4,6 +4,7 @@
 #include "readerapp.h"
 
 #include "accountkeys.h"
+#include "certificateflow.h"
 #include "library/imagestore.h"
 #include "library/localstore.h"
 #include "library/outboxchangequeue.h"
@@ -168,6 +169,12 @@ bool ReaderApp::openSession()
     ReaderNetwork::configure(m_manager.get());
     if (m_options.simulateOffline)
         m_manager->setSimulatedOffline(true);
+    // Every handshake of that manager, every attempt of every request: only a certificate
+    // the person trusted for an account passes where the system's trust refuses it.
+    m_trust.watch(m_manager.get());
+    m_certificates = std::make_unique<CertificateFlow>(&m_trust);
+    if (m_account.key != AccountKeys::demo())
+        m_certificates->restore(m_account.key, m_account.server);
 
     m_store = std::make_unique<LocalStore>();
     QString error;
@@ -224,6 +231,25 @@ void ReaderApp::buildWindow()
             return prepareDemoAccount(account, description, error);
         });
     connect(m_window.get(), &MainWindow::signInRequested, m_signIn.get(), &SignInFlow::open);
+    m_signIn->setCertificateFlow(m_certificates.get());
+    connect(m_switcher.get(), &AccountSwitcher::switched, this, [this] {
+        const AccountSwitcher::Account current = m_switcher->current();
+        if (current.key != AccountKeys::demo())
+            m_certificates->restore(current.key, current.server);
+    });
+    // "Your list could not be loaded" because of the server's certificate: the certificate,
+    // in place; trusted, kept with the account and the list loaded with it.
+    connect(m_window.get(), &MainWindow::libraryFailed, this, [this] {
+        const AccountSwitcher::Account account = m_switcher->current();
+        m_certificates->show(m_window.get(), account.server, CertificateFlow::Context::List,
+                             [this, account](bool trusted) {
+                                 if (!trusted || m_switcher->current().key != account.key)
+                                     return;
+                                 m_certificates->keep(account.key, account.server);
+                                 m_window->showLibrary();
+                                 m_engine->refresh();
+                             });
+    });
 
     // Changes on the server arrive by themselves: every few minutes, and as soon as the
     // network or the server is back.

@@ -6,6 +6,7 @@
 
 #include "library/accountswitcher.h"
 #include "library/builtinserver.h"
+#include "library/certificatetrust.h"
 #include "library/credentialstore.h"
 #include "readeroptions.h"
 
@@ -19,6 +20,7 @@ namespace KeepTrying {
 class RetryingNetworkAccessManager;
 }
 
+class CertificateFlow;
 class ImageStore;
 class LocalStore;
 class MainWindow;
@@ -72,6 +74,9 @@ public:
     KeepTrying::RetryingNetworkAccessManager *manager() const { return m_manager.get(); }
     AccountSwitcher *switcher() const { return m_switcher.get(); }
     SignInFlow *signInFlow() const { return m_signIn.get(); }
+    /*! Certificates trusted per account, and the dialog that shows a refused one. */
+    CertificateFlow *certificateFlow() const { return m_certificates.get(); }
+    CertificateTrust *certificateTrust() { return &m_trust; }
     CredentialStore *credentialStore() { return &m_secrets; }
     /*! The demo server in this process; not running while an account of one's own is read
         and the demo library was never chosen. */
@@ -98,6 +103,8 @@ private:
     // Declared in the order of making; destroyed the other way round.
     BuiltInServer m_builtIn;
     CredentialStore m_secrets;
+    CertificateTrust m_trust;
+    std::unique_ptr<CertificateFlow> m_certificates;
     std::unique_ptr<KeepTrying::RetryingNetworkAccessManager> m_manager;
     std::unique_ptr<LocalStore> m_store;
     std::unique_ptr<WallabagClient> m_client;

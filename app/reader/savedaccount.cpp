@@ -8,6 +8,16 @@
 #include <QtCore/QEventLoop>
 #include <QtCore/QSettings>
 
+namespace {
+
+// An account key holds '/' and ':', which QSettings reads as groups: hex keeps it one name.
+QString certificateGroup(const QString &key)
+{
+    return QStringLiteral("trustedCertificates/") + QString::fromLatin1(key.toUtf8().toHex());
+}
+
+} // namespace
+
 SavedAccount SavedAccount::load()
 {
     QSettings settings;
@@ -49,4 +59,31 @@ bool SavedAccount::readSecrets(CredentialStore *secrets, CredentialStore::Secret
     if (!answered)
         wait.exec(); // the keychain answers asynchronously
     return ok;
+}
+
+CertificateTrust::Pin SavedAccount::trustedCertificate(const QString &key)
+{
+    QSettings settings;
+    settings.beginGroup(certificateGroup(key));
+    CertificateTrust::Pin pin;
+    pin.sha256 = settings.value(QStringLiteral("sha256")).toByteArray();
+    const QStringList accepted = settings.value(QStringLiteral("accepts")).toStringList();
+    for (const QString &error : accepted)
+        pin.accepted.append(QSslError::SslError(error.toInt()));
+    return pin;
+}
+
+void SavedAccount::setTrustedCertificate(const QString &key, const CertificateTrust::Pin &pin)
+{
+    QSettings settings;
+    if (pin.isNull()) {
+        settings.remove(certificateGroup(key));
+        return;
+    }
+    settings.beginGroup(certificateGroup(key));
+    QStringList accepted;
+    for (QSslError::SslError error : pin.accepted)
+        accepted << QString::number(int(error));
+    settings.setValue(QStringLiteral("sha256"), pin.sha256);
+    settings.setValue(QStringLiteral("accepts"), accepted);
 }

@@ -4,6 +4,7 @@
 #ifndef KEEPTRYING_READER_SAVEDACCOUNT_H
 #define KEEPTRYING_READER_SAVEDACCOUNT_H
 
+#include "library/certificatetrust.h"
 #include "library/credentialstore.h"
 
 #include <QtCore/QString>
@@ -29,6 +30,11 @@ struct SavedAccount
     /*! Reads the secrets from \a secrets, waiting for the keychain's answer (at start, before
         the window shows). False when it has none for this account. */
     bool readSecrets(CredentialStore *secrets, CredentialStore::Secrets *found) const;
+
+    /*! The certificate trusted for the account \a key; null when none. */
+    static CertificateTrust::Pin trustedCertificate(const QString &key);
+    /*! Keeps \a pin for the account \a key (a null pin removes it). */
+    static void setTrustedCertificate(const QString &key, const CertificateTrust::Pin &pin);
 };
 
 #endif // KEEPTRYING_READER_SAVEDACCOUNT_H

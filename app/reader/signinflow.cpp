@@ -4,6 +4,7 @@
 #include "signinflow.h"
 
 #include "accountkeys.h"
+#include "certificateflow.h"
 #include "library/credentialstore.h"
 #include "savedaccount.h"
 #include "ui/mainwindow.h"
@@ -31,6 +32,11 @@ void SignInFlow::setDemoAccount(DemoAccount demo)
 void SignInFlow::setStartedWithServer(bool withServer)
 {
     m_startedWithServer = withServer;
+}
+
+void SignInFlow::setCertificateFlow(CertificateFlow *certificates)
+{
+    m_certificates = certificates;
 }
 
 void SignInFlow::open()
@@ -84,6 +90,19 @@ void SignInFlow::answered(const SignInDialog::Account &chosen, bool ok, const QS
     if (!m_dialog)
         return;
     if (!ok) {
+        // A certificate the reader refused: shown, and trusted or not by the person.
+        const auto trustedOrNot = [this, chosen, message](bool trusted) {
+            if (!m_dialog)
+                return;
+            if (trusted)
+                submit(chosen); // again, the certificate now pinned
+            else
+                m_dialog->setError(message);
+        };
+        if (m_certificates &&
+            m_certificates->show(m_dialog, chosen.server, CertificateFlow::Context::SignIn,
+                                 trustedOrNot))
+            return;
         m_dialog->setError(message); // a wrong password, in words; the dialog stays open
         return;
     }
@@ -107,6 +126,8 @@ void SignInFlow::finish(const SignInDialog::Account &chosen, const QString &desc
     next.save(); // only what is not secret goes to the settings file
     if (!next.demo)
         m_secrets->write(next.keychainKey(), { chosen.clientSecret, chosen.password });
+    if (!chosen.demo && m_certificates) // a certificate trusted while signing in stays
+        m_certificates->keep(m_switcher->current().key, chosen.server);
 
     m_window->setServerDescription(description);
     m_window->showLibrary();

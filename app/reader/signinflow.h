@@ -12,6 +12,7 @@
 
 #include <functional>
 
+class CertificateFlow;
 class CredentialStore;
 class MainWindow;
 
@@ -26,6 +27,11 @@ class MainWindow;
     saved (SavedAccount; its secrets in the CredentialStore, the previous account's removed
     when signing out of it), the window shows the new library and the dialog closes.
     Changes still waiting for the account left behind stay that account's (AccountSwitcher).
+
+    A server whose certificate the reader refused (self-signed, a private CA) shows that
+    certificate (CertificateFlow) over the dialog; trusted, the sign-in goes again with it
+    pinned, and the pin is kept with the account on success. Not trusted, the refusal is
+    shown in the dialog as any other.
 
     Closing the dialog, or destroying this object, drops a sign-in still running: nothing of
     it follows.
@@ -49,6 +55,8 @@ public:
     /*! The reader was started with --server: the dialog does not offer the demo library as
         the current choice. */
     void setStartedWithServer(bool withServer);
+    /*! Offers a refused certificate (not owned; may be null: no offer). */
+    void setCertificateFlow(CertificateFlow *certificates);
 
     /*! Shows the dialog (File ▸ Sign In…); brings it forward when it is open already. */
     void open();
@@ -70,6 +78,7 @@ private:
     CredentialStore *m_secrets;
     DemoAccount m_demo;
     bool m_startedWithServer = false;
+    CertificateFlow *m_certificates = nullptr;
     QPointer<SignInDialog> m_dialog;
 };
 

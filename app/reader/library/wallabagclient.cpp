@@ -532,6 +532,10 @@ QString WallabagClient::describeError(QNetworkReply *reply, const QByteArray &bo
 {
     Q_UNUSED(body)
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status == 0 && reply->error() == QNetworkReply::SslHandshakeFailedError)
+        return tr("The reader did not connect to %1: its certificate is not one this "
+                  "computer trusts, so nothing was sent to it.")
+            .arg(m_server.host());
     if (status == 0) {
         // No answer at all, and not one the manager retries (those never end here): TLS,
         // a scheme Qt cannot speak, a redirect loop. Qt's own words say which.
