@@ -197,6 +197,11 @@ bool ReaderApp::openSession()
     m_client = std::make_unique<WallabagClient>(m_manager.get());
     m_client->setServer(m_account.server, m_account.credentials);
     m_images = std::make_unique<ImageStore>(m_client.get());
+    // A saved article reads complete offline, pictures too, even if it was never opened.
+    QObject::connect(m_store.get(), &LocalStore::contentStored, m_images.get(),
+                     [images = m_images.get(), store = m_store.get()](qint64, const QString &html) {
+                         images->keepForOffline(ImageStore::picturesOf(html, store->server()));
+                     });
     // The user's changes, durable: one outbox per account.
     m_queue = std::make_unique<OutboxChangeQueue>(
         m_client.get(), m_manager.get(),

@@ -443,6 +443,7 @@ void LocalStore::setContent(qint64 id, const QString &html)
     exec(QStringLiteral("UPDATE articles SET content = ?, has_content = 1 WHERE id = ?"),
          { html, id });
     Q_EMIT articleChanged(id);
+    Q_EMIT contentStored(id, html);
 }
 
 void LocalStore::writeTags(qint64 id, const QStringList &tags, const QHash<QString, int> &ids)

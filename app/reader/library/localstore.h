@@ -143,6 +143,8 @@ Q_SIGNALS:
     void articleChanged(qint64 id);
     /*! Many articles changed (a refresh, a sweep): read again. */
     void reset();
+    /*! The text of \a id, \a html, was stored for offline reading. */
+    void contentStored(qint64 id, const QString &html);
 
 private:
     bool exec(const QString &sql, const QVariantList &values = {}) const;

@@ -39,8 +39,8 @@ PreferencesDialog::PreferencesDialog(KeepTrying::RetryingNetworkAccessManager *m
     m_budget->setRange(MinimumBudgetMiB, MaximumBudgetMiB);
     m_budget->setSuffix(tr(" MiB"));
     m_budget->setValue(int(offlineBudgetBytes() / (1024 * 1024)));
-    m_budget->setToolTip(tr("Articles you opened and their pictures are always kept; previews "
-                            "of other articles make room when this is full."));
+    m_budget->setToolTip(tr("Articles you opened and their pictures are always kept; pictures "
+                            "of other saved articles and previews make room when this is full."));
     form->addRow(tr("Space for offline copies:"), m_budget);
     m_usage = new QLabel(this);
     m_usage->setObjectName(QStringLiteral("offlineUsage"));
