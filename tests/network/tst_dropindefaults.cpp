@@ -9,6 +9,7 @@
 
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
+#include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -59,6 +60,10 @@ private Q_SLOTS:
     void breakerOpensWithoutAWarning();
     void droppedConnectionOnAHealthyServerRetriesWhenAnnounced();
     void droppedConnectionBeforeAnyAnswerSaysItWaits();
+    void deadlineAttributeBoundsOneRequest();
+    void typedRepliesWithoutACast();
+    void maxRetriesIsMaxAttemptsLessTheFirst_data();
+    void maxRetriesIsMaxAttemptsLessTheFirst();
 };
 
 void tst_DropInDefaults::initTestCase()
@@ -274,6 +279,94 @@ void tst_DropInDefaults::droppedConnectionBeforeAnyAnswerSaysItWaits()
                            QStringLiteral("waiting"), QStringLiteral("not waiting"),
                            QStringLiteral("attempt 2") }));
     QVERIFY(manager.reachability()->probeCount() >= 1);
+}
+
+// One call site bounds its own request without copying the manager's policy: a server that
+// keeps answering 503, a policy that would try a thousand times, and a deadline of 300 ms
+// on this request alone.
+void tst_DropInDefaults::deadlineAttributeBoundsOneRequest()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler(
+        [](const TestServer::Request &, int) { return TestServer::respond(503, "busy"); });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = manager.retryPolicy();
+    policy.maxAttempts = 1000;
+    policy.initialDelayMs = 20;
+    policy.maxDelayMs = 50;
+    policy.deadlineMs = 0;
+    manager.setRetryPolicy(policy);
+    manager.setAdaptiveConcurrencyEnabled(false);
+    CircuitBreaker::Settings breaker = manager.circuitBreaker()->settings();
+    breaker.enabled = false;
+    manager.circuitBreaker()->setSettings(breaker);
+    RetryBudget::Settings budget = manager.retryBudget()->settings();
+    budget.enabled = false;
+    manager.retryBudget()->setSettings(budget);
+
+    QNetworkRequest request(server.url(QStringLiteral("/busy")));
+    request.setAttribute(RequestAttributes::Deadline, qint64(300)); // typed: no cast
+    std::unique_ptr<RetryingReply> reply(manager.retryingGet(request));
+    QVERIFY(reply);
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(finished.wait(10000));
+    // The last answer is what the caller gets, as with the policy's own deadline.
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 503);
+    QVERIFY(reply->attemptCount() >= 2);
+    QVERIFY(reply->attemptCount() < 1000);
+}
+
+// The typed helpers give the RetryingReply of an http(s) request; other schemes are Qt's.
+void tst_DropInDefaults::typedRepliesWithoutACast()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &request, int) {
+        return TestServer::respond(200, request.method);
+    });
+    RetryingNetworkAccessManager manager;
+    const QNetworkRequest request(server.url(QStringLiteral("/echo")));
+    const std::vector<std::pair<QByteArray, RetryingReply *>> replies = {
+        { "GET", manager.retryingGet(request) },
+        { "POST", manager.retryingPost(request, "x") },
+        { "PUT", manager.retryingPut(request, "x") },
+        { "DELETE", manager.retryingDelete(request) },
+        { "PATCH", manager.retryingSend(request, "PATCH", "x") },
+    };
+    for (const auto &[method, reply] : replies) {
+        QVERIFY2(reply, method.constData());
+        std::unique_ptr<RetryingReply> owned(reply);
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            QVERIFY(finished.wait(5000));
+        QCOMPARE(reply->readAll(), method);
+    }
+    std::unique_ptr<QNetworkReply> plain(
+        manager.get(QNetworkRequest(QUrl(QStringLiteral("data:,hi")))));
+    QCOMPARE(qobject_cast<RetryingReply *>(plain.get()), nullptr);
+}
+
+void tst_DropInDefaults::maxRetriesIsMaxAttemptsLessTheFirst_data()
+{
+    QTest::addColumn<int>("retries");
+    QTest::addColumn<int>("attempts");
+    QTest::addColumn<int>("readBack");
+    QTest::newRow("none") << 0 << 1 << 0;
+    QTest::newRow("four") << 4 << 5 << 4;
+    QTest::newRow("negative counts as none") << -3 << 1 << 0;
+}
+
+void tst_DropInDefaults::maxRetriesIsMaxAttemptsLessTheFirst()
+{
+    QFETCH(int, retries);
+    QFETCH(int, attempts);
+    QFETCH(int, readBack);
+    QCOMPARE(RetryPolicy().maxRetries(), RetryPolicy().maxAttempts - 1);
+    RetryPolicy policy;
+    policy.setMaxRetries(retries);
+    QCOMPARE(policy.maxAttempts, attempts);
+    QCOMPARE(policy.maxRetries(), readBack);
 }
 
 QTEST_GUILESS_MAIN(tst_DropInDefaults)

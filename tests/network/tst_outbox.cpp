@@ -180,6 +180,10 @@ void tst_Outbox::enqueueCommitsThenDelivers()
     QVERIFY(outbox->isUsable());
     QSignalSpy added(outbox.get(), &Outbox::itemAdded);
     QSignalSpy delivered(outbox.get(), &Outbox::itemDelivered);
+    // What a slot of itemDelivered() sees: the item is no longer pending.
+    int pendingSeenOnDelivery = -1;
+    connect(outbox.get(), &Outbox::itemDelivered, this,
+            [&] { pendingSeenOnDelivery = outbox->pendingCount(); });
 
     const OutboxEnqueueResult result = patch(*outbox, 3, R"({"starred":1})");
     QVERIFY2(result.ok(), qPrintable(result.errorString));
@@ -196,6 +200,7 @@ void tst_Outbox::enqueueCommitsThenDelivers()
     QTRY_COMPARE_WITH_TIMEOUT(delivered.size(), 1, 10000);
     QCOMPARE(delivered.at(0).at(0).toLongLong(), result.id);
     QCOMPARE(delivered.at(0).at(1).toInt(), 200);
+    QCOMPARE(pendingSeenOnDelivery, 0);
     QCOMPARE(outbox->pendingCount(), 0);
     QCOMPARE(outbox->item(result.id).id, 0);
     QCOMPARE(appliedKeys(3), QStringList { QString::fromLatin1(stored.idempotencyKey) });

@@ -308,6 +308,7 @@ void OutboxPrivate::replyFinished(qint64 id, QNetworkReply *reply)
             setLastError(store.lastError());
         } else {
             qCDebug(lcOutbox) << "item" << id << "delivered, HTTP" << status;
+            refreshCounts(); // a slot of itemDelivered() sees it gone from pendingCount()
             Q_EMIT q->itemDelivered(id, status, reply->readAll());
         }
     } else if (status > 0 && retryLaterPredicate &&

@@ -87,6 +87,7 @@ void OutboxPrivate::checkFinished(qint64 id, Outbox::ResendFinding finding, cons
             setLastError(store.lastError());
         } else {
             qCDebug(lcOutbox) << "item" << id << "had taken effect; not sent again";
+            refreshCounts(); // a slot of itemDelivered() sees it gone from pendingCount()
             Q_EMIT q->itemDelivered(id, 200, body);
         }
         break;

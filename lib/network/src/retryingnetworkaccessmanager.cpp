@@ -9,6 +9,8 @@
 
 #include <QtCore/QDir>
 
+#include <algorithm>
+
 #include "attemptoutcome_p.h"
 #include "logging_p.h"
 #include "retryingnetworkaccessmanager_p.h"
@@ -328,6 +330,9 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
         request.attribute(QNetworkRequest::Attribute(WaitForConnectivityAttribute));
     if (wait.isValid())
         policy.waitForConnectivity = wait.toBool();
+    const QVariant deadline = request.attribute(QNetworkRequest::Attribute(DeadlineAttribute));
+    if (deadline.isValid())
+        policy.deadlineMs = std::max<qint64>(0, deadline.toLongLong());
     ++d->statistics.requests;
     // Qt's own createRequest() turns autoDeleteReplies() into this attribute, and get()
     // and friends read it from the reply we return: do the same for the outer reply.
@@ -336,6 +341,35 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
         !outer.attribute(QNetworkRequest::AutoDeleteReplyOnFinishAttribute).isValid())
         outer.setAttribute(QNetworkRequest::AutoDeleteReplyOnFinishAttribute, true);
     return new RetryingReplyImpl(d, op, outer, outgoingData, policy);
+}
+
+RetryingReply *RetryingNetworkAccessManager::retryingGet(const QNetworkRequest &request)
+{
+    return qobject_cast<RetryingReply *>(get(request));
+}
+
+RetryingReply *RetryingNetworkAccessManager::retryingPost(const QNetworkRequest &request,
+                                                          const QByteArray &data)
+{
+    return qobject_cast<RetryingReply *>(post(request, data));
+}
+
+RetryingReply *RetryingNetworkAccessManager::retryingPut(const QNetworkRequest &request,
+                                                         const QByteArray &data)
+{
+    return qobject_cast<RetryingReply *>(put(request, data));
+}
+
+RetryingReply *RetryingNetworkAccessManager::retryingDelete(const QNetworkRequest &request)
+{
+    return qobject_cast<RetryingReply *>(deleteResource(request));
+}
+
+RetryingReply *RetryingNetworkAccessManager::retryingSend(const QNetworkRequest &request,
+                                                          const QByteArray &verb,
+                                                          const QByteArray &data)
+{
+    return qobject_cast<RetryingReply *>(sendCustomRequest(request, verb, data));
 }
 
 } // namespace KeepTrying

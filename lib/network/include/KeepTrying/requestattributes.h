@@ -46,13 +46,23 @@ constexpr auto OfflineCopyAge = QNetworkRequest::Attribute(FirstId + 7);
 /*! A bool: the user is waiting for this request (RetryBannerController). Until 0.1 it had
     the id of OfflineCopyMode, so that marking a request opted it into offline copies. */
 constexpr auto UserWaiting = QNetworkRequest::Attribute(FirstId + 8);
+/*! A qint64, milliseconds (≥ 0; 0: none): replaces RetryPolicy::deadlineMs for this
+    request, so one call site can bound its request without copying the whole policy. */
+constexpr auto Deadline = QNetworkRequest::Attribute(FirstId + 9);
 
 /*! Every id above, for the check below and for tests. */
-constexpr std::array<QNetworkRequest::Attribute, 9> all()
+constexpr std::array<QNetworkRequest::Attribute, 10> all()
 {
-    return { RetryPolicy,         WaitForConnectivity, KeepCredentialsOnRedirect,
-             OfflineCopyMode,     OfflineCopyOverride, OfflineCopyIsStale,
-             OfflineCopyStoredAt, OfflineCopyAge,      UserWaiting };
+    return { RetryPolicy,
+             WaitForConnectivity,
+             KeepCredentialsOnRedirect,
+             OfflineCopyMode,
+             OfflineCopyOverride,
+             OfflineCopyIsStale,
+             OfflineCopyStoredAt,
+             OfflineCopyAge,
+             UserWaiting,
+             Deadline };
 }
 
 namespace Detail {

@@ -6,6 +6,7 @@
 
 #include <KeepTrying/keeptrying_network_export.h>
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/retryingreply.h>
 #include <KeepTrying/retrypolicy.h>
 
 #include <QtNetwork/QNetworkAccessManager>
@@ -80,12 +81,31 @@ public:
             (scheme, host or port). By default they are removed there, so that a token is
             never sent to whoever the first server names (urllib3's rule; RFC 9110 §15.4
             leaves it to the client, and Qt 6.4 forwards them). */
-        KeepCredentialsOnRedirectAttribute = RequestAttributes::KeepCredentialsOnRedirect
+        KeepCredentialsOnRedirectAttribute = RequestAttributes::KeepCredentialsOnRedirect,
+        /*! A qint64 in milliseconds (≥ 0; 0: none) that replaces RetryPolicy::deadlineMs
+            for this request: its attempts and waits end within it, with
+            QNetworkReply::TimeoutError (or the last HTTP error response). */
+        DeadlineAttribute = RequestAttributes::Deadline
     };
     Q_ENUM(RequestAttribute)
 
     explicit RetryingNetworkAccessManager(QObject *parent = nullptr);
     ~RetryingNetworkAccessManager() override;
+
+    /*! As get(), typed: the reply of an http: or https: request is always a
+        RetryingReply, so its retry signals and offline-copy accessors need no cast. Other
+        schemes (file:, qrc:, data:) are not retried and return nullptr here; use get()
+        for them. */
+    RetryingReply *retryingGet(const QNetworkRequest &request);
+    /*! As post(), typed (see retryingGet()). */
+    RetryingReply *retryingPost(const QNetworkRequest &request, const QByteArray &data);
+    /*! As put(), typed (see retryingGet()). */
+    RetryingReply *retryingPut(const QNetworkRequest &request, const QByteArray &data);
+    /*! As deleteResource(), typed (see retryingGet()). */
+    RetryingReply *retryingDelete(const QNetworkRequest &request);
+    /*! As sendCustomRequest(), typed (see retryingGet()). */
+    RetryingReply *retryingSend(const QNetworkRequest &request, const QByteArray &verb,
+                                const QByteArray &data = QByteArray());
 
     /*! The policy used by requests that carry none of their own. */
     RetryPolicy retryPolicy() const;

@@ -93,8 +93,12 @@ public:
     static QSet<int> defaultRetryableStatusCodes();
 
     /*! Total attempts, the first included, for server faults (retryable statuses). 1 means
-        no retry; values below 1 count as 1. */
+        no retry; values below 1 count as 1. See maxRetries() for the count of retries. */
     int maxAttempts = 5;
+    /*! Retries after the first attempt for server faults: maxAttempts - 1 (never below 0). */
+    int maxRetries() const { return maxAttempts > 1 ? maxAttempts - 1 : 0; }
+    /*! Sets maxAttempts to \a retries + 1 (values below 0 count as 0: no retry). */
+    void setMaxRetries(int retries) { maxAttempts = (retries > 0 ? retries : 0) + 1; }
     /*! Total attempts for connectivity faults; 0 (the default) means no limit: keep trying
         until the deadline or abort(). Waiting for connectivity (waitForConnectivity) makes
         no attempts: pair a limit with a deadline, or switch waiting off. */
