@@ -28,6 +28,117 @@
     </message>
 </context>
 <context>
+    <name>ConnectivityNotice</name>
+    <message>
+        <source>Can&apos;t reach %1 — we keep trying.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back online — updated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0 articles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing saved yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Articles you save with wallabag appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your list is up to date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your list could not be loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 change waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 changes waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 change not saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 changes not saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>They go to the server by themselves as soon as it can be reached.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved copy from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>You&apos;re offline — showing your saved copy; changes will sync when you&apos;re back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is taking longer than usual — we keep trying.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is having trouble right now (it answered %2). We&apos;ll keep trying and update your list as soon as it is ready.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Still trying %1 (%2); attempt %3 in %4 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for the network…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for %1 to answer…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your saved articles</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your list loads as soon as the network is back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Your list loads as soon as %1 answers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Back online. Updating your list…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading your list…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DeveloperWindow</name>
     <message>
         <source>Flaky: 30 % answered 503</source>
@@ -217,14 +328,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Can&apos;t reach %1 — we keep trying.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Back online — updated.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Unread</source>
         <translation type="unfinished"></translation>
     </message>
@@ -250,10 +353,6 @@
     </message>
     <message>
         <source>Loading your list…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Still trying %1 (%2); attempt %3 in %4 s</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -469,94 +568,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>0 articles</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Nothing saved yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Articles you save with wallabag appear here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your list is up to date</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not loaded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your list could not be loaded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>1 change waiting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 changes waiting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>1 change not saved</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 changes not saved</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>They go to the server by themselves as soon as it can be reached.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved copy from %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Updated %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>You&apos;re offline — showing your saved copy; changes will sync when you&apos;re back.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This is taking longer than usual — we keep trying.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is having trouble right now (it answered %2). We&apos;ll keep trying and update your list as soon as it is ready.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for the network…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for %1 to answer…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your list loads as soon as the network is back.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your list loads as soon as %1 answers.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Back online. Updating your list…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Unstarred “%1”</source>
         <translation type="unfinished"></translation>
     </message>
@@ -650,6 +661,34 @@
         <source>%1 of offline copies, %2 of them for articles kept for reading offline. Saved article text in your list: %3.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The reader uses your system&apos;s proxy settings: the desktop&apos;s, or the http_proxy, https_proxy and no_proxy environment variables. Addresses of this computer (localhost) are always reached directly.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connection:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Direct connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Through SOCKS proxy %1 (from your system settings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Through proxy %1 (from your system settings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Through SOCKS proxy %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Through proxy %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -662,11 +701,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Signed in as %1: the reader opens that library at its next start.</source>
+        <source>the demo user</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the demo user</source>
+        <source>Signed in as %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -799,11 +838,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No keychain is available on this computer: the secret and password are kept only until the reader quits, never on disk.</source>
+        <source>The secret and password are kept in your system keychain, never in a plain file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The secret and password are kept in your system keychain, never in a plain file.</source>
+        <source>Saved for this session only: no keychain is available on this computer, so the secret and password are kept until the reader quits, never on disk.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Signing In…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
