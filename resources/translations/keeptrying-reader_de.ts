@@ -30,10 +30,6 @@
 <context>
     <name>ConnectivityNotice</name>
     <message>
-        <source>Can&apos;t reach %1 — we keep trying.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Back online — updated.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -98,14 +94,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 is having trouble right now (it answered %2). We&apos;ll keep trying and update your list as soon as it is ready.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Still trying %1 (%2); attempt %3 in %4 s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Waiting for the network…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -135,6 +123,58 @@
     </message>
     <message>
         <source>Loading your list…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sign In…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is having trouble right now; the reader tries again by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The connection to %1 dropped; the reader tries again by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing answers at %1 yet; the reader tries again by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name %1 could not be found. Check the address in Sign In.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Still loading; the reader tries again by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is having trouble right now — your network is fine. We keep trying and update your list as soon as it is ready.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name %1 could not be found — check the address in File ▸ Sign In. We keep trying meanwhile.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 isn&apos;t answering: the server seems to be down, your network is fine. We keep trying.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Can&apos;t reach %1 — your network or the server may be down. We keep trying.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Server not found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The name %1 could not be found: the address may be misspelled. Check it in Sign In; until then the reader keeps trying.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -627,7 +667,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The server did not take this change in time (%1).</source>
+        <source>The server did not take this change in time, so it is not saved there.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -697,15 +737,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Built-in demo server · %1:%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>the demo user</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Signed in as %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Built-in demo server</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -857,23 +897,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 did not answer like a wallabag server. Check the server address.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 sent no access token: it does not sign in like a wallabag server. Check the server address.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The server did not accept the user name “%1” or its password. Check them, then sign in again.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The server did not accept the reader&apos;s client ID or secret. Check the API client you created in wallabag, then sign in with its ID and secret.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 has no wallabag API at this address. Check the server address: it is the one you open wallabag at in a browser.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -893,15 +921,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 failed with an error of its own (%2 %3). Tell the server&apos;s administrator.</source>
+        <source>This address doesn&apos;t look like a wallabag server — check it in Sign In. It is the address you open wallabag at in a browser.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 refused this change (%2 %3).</source>
+        <source>%1 has a problem of its own that trying again does not fix. Tell the server&apos;s administrator.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 refused the request (%2 %3). Check the server address, or tell the server&apos;s administrator.</source>
+        <source>%1 did not accept this change, so it is not saved there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 refused the reader&apos;s request. Check the address in Sign In, or tell the server&apos;s administrator.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

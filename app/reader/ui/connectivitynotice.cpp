@@ -14,6 +14,8 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QLocale>
+#include <QtCore/QLoggingCategory>
+#include <QtCore/QUrl>
 #include <QtNetwork/QNetworkReply>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QStatusBar>
@@ -22,9 +24,19 @@ using KeepTrying::RetryBanner;
 using KeepTrying::RetryBannerController;
 using KeepTrying::RetryingNetworkAccessManager;
 
+Q_LOGGING_CATEGORY(lcConnectivity, "keeptrying.reader.connectivity", QtWarningMsg)
+
 namespace {
 
 constexpr int NoticeMs = 3000;
+
+// A server as a person knows it: its name, without the port (routes, ports and status codes
+// are for the Developer window and the log).
+QString hostOf(const QString &server)
+{
+    const QString host = QUrl(QStringLiteral("//") + server).host();
+    return host.isEmpty() ? server : host;
+}
 
 } // namespace
 
@@ -38,11 +50,13 @@ ConnectivityNotice::ConnectivityNotice(SyncEngine *engine, RetryingNetworkAccess
     m_banner->setObjectName(QStringLiteral("retryBanner"));
     m_banner->setContentsMargins(10, 8, 10, 8);
     m_banner->setText(slowText());
-    // The same words whatever the reason: the user cannot fix a server that does not
-    // answer, and nothing needs pressing; it loads by itself.
-    m_banner->setUnreachableText(tr("Can't reach %1 — we keep trying."));
     RetryBannerController *controller = m_banner->bind(manager);
     controller->setTrackingMode(RetryBannerController::TrackMarkedReplies);
+    // Whose side the trouble is on, as far as the last attempt tells: set before the
+    // situation changes (the controller says so first), so the banner shows the new words.
+    updateUnreachableText();
+    connect(controller, &RetryBannerController::unreachableServerChanged, this,
+            &ConnectivityNotice::updateUnreachableText);
 
     // A short notice that says the wait is over, then hides by itself.
     m_notice = new RetryBanner(window);
@@ -73,6 +87,9 @@ void ConnectivityNotice::watch(const Views &views)
     // routine here, not an error.
     connect(m_manager, &RetryingNetworkAccessManager::retryScheduled, this,
             &ConnectivityNotice::retryScheduled);
+    // "Sign In…" offered in place of a list that could not be loaded or cannot be found.
+    connect(m_views.pane, &ReadingPane::placeholderActionChosen, this,
+            &ConnectivityNotice::signInRequested, Qt::QueuedConnection);
     updateWaiting();
     updateOfflineText();
 }
@@ -133,7 +150,9 @@ void ConnectivityNotice::showFailure(const QString &message)
     m_views.statusBar->showMessage(message);
     if (m_store->articleCount() == 0) {
         m_views.countLabel->setText(tr("Not loaded"));
-        m_views.pane->showPlaceholder(tr("Your list could not be loaded"), message);
+        // Nothing trying again can fix: the account or the address is the next thing to
+        // check, right here.
+        m_views.pane->showPlaceholder(tr("Your list could not be loaded"), message, tr("Sign In…"));
     }
     m_waitingForFirstArticle = false;
     Q_EMIT libraryFailed(message);
@@ -201,6 +220,54 @@ QString ConnectivityNotice::slowText()
     return tr("This is taking longer than usual — we keep trying.");
 }
 
+ConnectivityNotice::WaitCause ConnectivityNotice::waitCauseOf(const QNetworkReply *reply,
+                                                              const QString &reason)
+{
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status >= 500 || status == 408 || status == 425 || status == 429)
+        return WaitCause::ServerTrouble;
+    switch (reply->error()) {
+    case QNetworkReply::HostNotFoundError:
+        return WaitCause::NameNotFound;
+    case QNetworkReply::RemoteHostClosedError:
+    case QNetworkReply::TimeoutError:
+        return WaitCause::ConnectionDropped;
+    case QNetworkReply::ConnectionRefusedError:
+        return WaitCause::CannotConnect;
+    default:
+        break;
+    }
+    // While it retries, the outer reply holds neither the failed attempt's status nor its
+    // error; the manager's reason (AttemptOutcome::describe) is then the only witness. To be
+    // replaced by KeepTrying::WaitReason.
+    if (reason.startsWith(QLatin1String("HTTP ")))
+        return WaitCause::ServerTrouble;
+    if (reason == QLatin1String("host not found"))
+        return WaitCause::NameNotFound;
+    if (reason == QLatin1String("connection closed") || reason == QLatin1String("timeout"))
+        return WaitCause::ConnectionDropped;
+    if (reason == QLatin1String("connection refused"))
+        return WaitCause::CannotConnect;
+    return WaitCause::Slow;
+}
+
+QString ConnectivityNotice::retryText(WaitCause cause, const QString &server)
+{
+    switch (cause) {
+    case WaitCause::ServerTrouble:
+        return tr("%1 is having trouble right now; the reader tries again by itself.").arg(server);
+    case WaitCause::ConnectionDropped:
+        return tr("The connection to %1 dropped; the reader tries again by itself.").arg(server);
+    case WaitCause::CannotConnect:
+        return tr("Nothing answers at %1 yet; the reader tries again by itself.").arg(server);
+    case WaitCause::NameNotFound:
+        return tr("The name %1 could not be found. Check the address in Sign In.").arg(server);
+    case WaitCause::Slow:
+        break;
+    }
+    return tr("Still loading; the reader tries again by itself.");
+}
+
 void ConnectivityNotice::followRetryReason(QNetworkReply *reply, const QString &reason)
 {
     // The banner's own words ask the user to check their network. When the server itself
@@ -209,13 +276,10 @@ void ConnectivityNotice::followRetryReason(QNetworkReply *reply, const QString &
         QNetworkRequest::Attribute(RetryBannerController::UserWaitingAttribute));
     if (!waiting.toBool())
         return;
-    const QString server = reply->url().port() == -1
-        ? reply->url().host()
-        : QStringLiteral("%1:%2").arg(reply->url().host()).arg(reply->url().port());
-    if (reason.startsWith(QLatin1String("HTTP "))) {
-        m_banner->setText(tr("%1 is having trouble right now (it answered %2). We'll keep "
+    if (waitCauseOf(reply, reason) == WaitCause::ServerTrouble) {
+        m_banner->setText(tr("%1 is having trouble right now — your network is fine. We keep "
                              "trying and update your list as soon as it is ready.")
-                              .arg(server, reason.mid(5)));
+                              .arg(reply->url().host()));
     } else {
         m_banner->setText(slowText());
     }
@@ -230,13 +294,33 @@ void ConnectivityNotice::retryScheduled(QNetworkReply *reply, int attempt, qint6
         reply->request()
             .attribute(QNetworkRequest::Attribute(RetryBannerController::UserWaitingAttribute))
             .toBool();
+    // The route, the reason and the attempt are for the log and the Developer window.
+    qCInfo(lcConnectivity).nospace() << "retrying " << reply->url().path() << " (" << reason
+                                     << "): attempt " << attempt + 1 << " in " << delayMs << " ms";
     if (m_offlineShown || !userWaiting)
         return;
-    m_views.statusBar->showMessage(tr("Still trying %1 (%2); attempt %3 in %4 s")
-                                       .arg(reply->url().path(), reason)
-                                       .arg(attempt + 1)
-                                       .arg(double(delayMs) / 1000.0, 0, 'f', 1),
+    m_views.statusBar->showMessage(retryText(waitCauseOf(reply, reason), reply->url().host()),
                                    int(qMin<qint64>(delayMs + 2000, 30000)));
+}
+
+void ConnectivityNotice::updateUnreachableText()
+{
+    // The banner fills %1 with the server it waits for.
+    const RetryBannerController *controller = m_banner->controller();
+    switch (controller ? controller->unreachableReason() : RetryBannerController::CannotConnect) {
+    case RetryBannerController::HostNotFound:
+        m_banner->setUnreachableText(tr("The name %1 could not be found — check the address "
+                                        "in File ▸ Sign In. We keep trying meanwhile."));
+        break;
+    case RetryBannerController::ConnectionRefused:
+        m_banner->setUnreachableText(tr("%1 isn't answering: the server seems to be down, "
+                                        "your network is fine. We keep trying."));
+        break;
+    case RetryBannerController::CannotConnect:
+        m_banner->setUnreachableText(tr("Can't reach %1 — your network or the server may be "
+                                        "down. We keep trying."));
+        break;
+    }
 }
 
 void ConnectivityNotice::showSituation()
@@ -255,17 +339,33 @@ void ConnectivityNotice::showSituation()
             m_log->noteSavedCopyShown();
     }
     updateSavedCopyLabel();
-    const QString server = controller->unreachableServer();
-    if (waiting == m_offlineShown && (!waiting || server == m_waitingFor))
+    const QString server = hostOf(controller->unreachableServer());
+    const bool nameNotFound = situation == RetryBannerController::Unreachable &&
+        controller->unreachableReason() == RetryBannerController::HostNotFound;
+    if (waiting == m_offlineShown &&
+        (!waiting || (server == m_waitingFor && nameNotFound == m_nameNotFound)))
         return;
     m_offlineShown = waiting;
     m_waitingFor = server;
+    m_nameNotFound = nameNotFound;
     const bool listEmpty = m_store->articleCount() == 0;
     if (waiting) {
         const bool offline = situation == RetryBannerController::Offline;
-        m_views.statusBar->showMessage(offline ? tr("Waiting for the network…")
-                                               : tr("Waiting for %1 to answer…").arg(server));
-        if (listEmpty) {
+        if (nameNotFound)
+            m_views.statusBar->showMessage(retryText(WaitCause::NameNotFound, server));
+        else
+            m_views.statusBar->showMessage(offline ? tr("Waiting for the network…")
+                                                   : tr("Waiting for %1 to answer…").arg(server));
+        if (listEmpty && nameNotFound) {
+            // A misspelled address never answers: say so, and offer to correct it here.
+            m_views.countLabel->setText(tr("Not found"));
+            m_views.pane->showPlaceholder(tr("Server not found"),
+                                          tr("The name %1 could not be found: the address "
+                                             "may be misspelled. Check it in Sign In; until "
+                                             "then the reader keeps trying.")
+                                              .arg(server),
+                                          tr("Sign In…"));
+        } else if (listEmpty) {
             m_views.countLabel->setText(tr("Waiting…"));
             m_views.pane->showPlaceholder(
                 tr("Your saved articles"),

@@ -70,12 +70,30 @@ public:
     /*! Offline, simulated offline, or waiting for a server that cannot be reached. */
     bool isOffline() const;
 
+    /*! What a request the user waits for is waiting for, in the reader's words. */
+    enum class WaitCause {
+        Slow, //!< Nothing known yet, or simply slow.
+        ServerTrouble, //!< The server answered with an error of its own (a 503 storm).
+        ConnectionDropped, //!< The connection broke off or timed out.
+        CannotConnect, //!< Nothing answered at the address.
+        NameNotFound //!< The server's name could not be found (DNS): a misspelled address?
+    };
+    /*! The one place that maps what the manager tells of a retry to a WaitCause: the reply's
+        error code and status first; the manager's short reason text only where the reply
+        holds nothing yet (until the library hands over a typed KeepTrying::WaitReason). */
+    static WaitCause waitCauseOf(const QNetworkReply *reply, const QString &reason);
+    /*! The words for a retry of a request the user waits for, for the status bar; \a server
+        is the host name. */
+    static QString retryText(WaitCause cause, const QString &server);
+
 Q_SIGNALS:
     void libraryShown(int count);
     void libraryFailed(const QString &message);
     void backOnlineShown();
     /*! Whether an article missing its content can load now changed: show it again. */
     void missingContentChanged();
+    /*! The person chose "Sign In…" offered in place of the list (File ▸ Sign In…). */
+    void signInRequested();
 
 private:
     void refreshed();
@@ -87,6 +105,7 @@ private:
     void followRetryReason(QNetworkReply *reply, const QString &reason);
     void retryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason);
     void showSituation();
+    void updateUnreachableText();
 
     SyncEngine *m_engine;
     LocalStore *m_store;
@@ -101,6 +120,7 @@ private:
     bool m_offlineShown = false; // offline, or waiting for a server that does not answer
     bool m_wasWaiting = false; // the banner said offline/unreachable since the last refresh
     QString m_waitingFor;
+    bool m_nameNotFound = false; // the server waited for is a name that could not be found
 };
 
 #endif // KEEPTRYING_READER_CONNECTIVITYNOTICE_H

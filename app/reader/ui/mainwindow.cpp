@@ -176,6 +176,8 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     connect(m_connectivity, &ConnectivityNotice::libraryFailed, this, &MainWindow::libraryFailed);
     connect(m_connectivity, &ConnectivityNotice::backOnlineShown, this,
             &MainWindow::backOnlineShown);
+    connect(m_connectivity, &ConnectivityNotice::signInRequested, this,
+            &MainWindow::signInRequested);
     connect(m_connectivity, &ConnectivityNotice::missingContentChanged, this, [this] {
         if (m_shownId && !m_pane->showsContent())
             showCurrent();
