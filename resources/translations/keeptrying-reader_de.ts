@@ -5,197 +5,349 @@
     <name>ArticleDelegate</name>
     <message>
         <source>%1 min read</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Min. Lesezeit</translation>
     </message>
     <message>
         <source>↻ Waiting to sync</source>
-        <translation type="unfinished"></translation>
+        <translation>↻ Wartet auf Abgleich</translation>
     </message>
     <message>
         <source>⚠ Not saved</source>
-        <translation type="unfinished"></translation>
+        <translation>⚠ Nicht gespeichert</translation>
     </message>
 </context>
 <context>
     <name>BuiltInServer</name>
     <message>
         <source>The built-in demo server could not listen on 127.0.0.1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der eingebaute Demo-Server konnte auf 127.0.0.1 nicht starten.</translation>
     </message>
     <message>
         <source>The built-in demo server is not running.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der eingebaute Demo-Server läuft nicht.</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectivityNotice</name>
+    <message>
+        <source>Back online — updated.</source>
+        <translation>Wieder online – aktualisiert.</translation>
+    </message>
+    <message>
+        <source>0 articles</source>
+        <translation>0 Artikel</translation>
+    </message>
+    <message>
+        <source>Nothing saved yet</source>
+        <translation>Noch nichts gespeichert</translation>
+    </message>
+    <message>
+        <source>Articles you save with wallabag appear here.</source>
+        <translation>Artikel, die Sie mit wallabag speichern, erscheinen hier.</translation>
+    </message>
+    <message>
+        <source>Your list is up to date</source>
+        <translation>Ihre Liste ist aktuell</translation>
+    </message>
+    <message>
+        <source>Not loaded</source>
+        <translation>Nicht geladen</translation>
+    </message>
+    <message>
+        <source>Your list could not be loaded</source>
+        <translation>Ihre Liste konnte nicht geladen werden</translation>
+    </message>
+    <message>
+        <source>1 change waiting</source>
+        <translation>1 Änderung wartet</translation>
+    </message>
+    <message>
+        <source>%1 changes waiting</source>
+        <translation>%1 Änderungen warten</translation>
+    </message>
+    <message>
+        <source>1 change not saved</source>
+        <translation>1 Änderung nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>%1 changes not saved</source>
+        <translation>%1 Änderungen nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>They go to the server by themselves as soon as it can be reached.</source>
+        <translation>Sie gehen von selbst an den Server, sobald er erreichbar ist.</translation>
+    </message>
+    <message>
+        <source>Saved copy from %1</source>
+        <translation>Gespeicherte Kopie von %1</translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation>Aktualisiert %1</translation>
+    </message>
+    <message>
+        <source>You&apos;re offline — showing your saved copy; changes will sync when you&apos;re back.</source>
+        <translation>Sie sind offline – Sie sehen Ihre gespeicherte Kopie; Änderungen werden abgeglichen, sobald Sie wieder online sind.</translation>
+    </message>
+    <message>
+        <source>This is taking longer than usual — we keep trying.</source>
+        <translation>Das dauert länger als üblich – wir versuchen es weiter.</translation>
+    </message>
+    <message>
+        <source>Waiting for the network…</source>
+        <translation>Warte auf das Netzwerk …</translation>
+    </message>
+    <message>
+        <source>Waiting for %1 to answer…</source>
+        <translation>Warte auf Antwort von %1 …</translation>
+    </message>
+    <message>
+        <source>Waiting…</source>
+        <translation>Warte …</translation>
+    </message>
+    <message>
+        <source>Your saved articles</source>
+        <translation>Ihre gespeicherten Artikel</translation>
+    </message>
+    <message>
+        <source>Your list loads as soon as the network is back.</source>
+        <translation>Ihre Liste wird geladen, sobald das Netzwerk wieder da ist.</translation>
+    </message>
+    <message>
+        <source>Your list loads as soon as %1 answers.</source>
+        <translation>Ihre Liste wird geladen, sobald %1 antwortet.</translation>
+    </message>
+    <message>
+        <source>Back online. Updating your list…</source>
+        <translation>Wieder online. Ihre Liste wird aktualisiert …</translation>
+    </message>
+    <message>
+        <source>Loading your list…</source>
+        <translation>Ihre Liste wird geladen …</translation>
+    </message>
+    <message>
+        <source>Sign In…</source>
+        <translation>Anmelden …</translation>
+    </message>
+    <message>
+        <source>%1 is having trouble right now; the reader tries again by itself.</source>
+        <translation>%1 hat gerade Probleme; der Reader versucht es von selbst erneut.</translation>
+    </message>
+    <message>
+        <source>The connection to %1 dropped; the reader tries again by itself.</source>
+        <translation>Die Verbindung zu %1 ist abgebrochen; der Reader versucht es von selbst erneut.</translation>
+    </message>
+    <message>
+        <source>Nothing answers at %1 yet; the reader tries again by itself.</source>
+        <translation>Unter %1 antwortet noch nichts; der Reader versucht es von selbst erneut.</translation>
+    </message>
+    <message>
+        <source>The name %1 could not be found. Check the address in Sign In.</source>
+        <translation>Der Name %1 wurde nicht gefunden. Prüfen Sie die Adresse unter „Anmelden“.</translation>
+    </message>
+    <message>
+        <source>Still loading; the reader tries again by itself.</source>
+        <translation>Lädt noch; der Reader versucht es von selbst erneut.</translation>
+    </message>
+    <message>
+        <source>%1 is having trouble right now — your network is fine. We keep trying and update your list as soon as it is ready.</source>
+        <translation>%1 hat gerade Probleme – Ihr Netzwerk ist in Ordnung. Wir versuchen es weiter und aktualisieren Ihre Liste, sobald es klappt.</translation>
+    </message>
+    <message>
+        <source>The name %1 could not be found — check the address in File ▸ Sign In. We keep trying meanwhile.</source>
+        <translation>Der Name %1 wurde nicht gefunden – prüfen Sie die Adresse unter Datei ▸ Anmelden. Bis dahin versuchen wir es weiter.</translation>
+    </message>
+    <message>
+        <source>%1 isn&apos;t answering: the server seems to be down, your network is fine. We keep trying.</source>
+        <translation>%1 antwortet nicht: Der Server scheint ausgefallen zu sein, Ihr Netzwerk ist in Ordnung. Wir versuchen es weiter.</translation>
+    </message>
+    <message>
+        <source>Can&apos;t reach %1 — your network or the server may be down. We keep trying.</source>
+        <translation>%1 ist nicht erreichbar – Ihr Netzwerk oder der Server ist vielleicht ausgefallen. Wir versuchen es weiter.</translation>
+    </message>
+    <message>
+        <source>Not found</source>
+        <translation>Nicht gefunden</translation>
+    </message>
+    <message>
+        <source>Server not found</source>
+        <translation>Server nicht gefunden</translation>
+    </message>
+    <message>
+        <source>The name %1 could not be found: the address may be misspelled. Check it in Sign In; until then the reader keeps trying.</source>
+        <translation>Der Name %1 wurde nicht gefunden: Vielleicht ist die Adresse falsch geschrieben. Prüfen Sie sie unter „Anmelden“; bis dahin versucht es der Reader weiter.</translation>
     </message>
 </context>
 <context>
     <name>DeveloperWindow</name>
     <message>
         <source>Flaky: 30 % answered 503</source>
-        <translation type="unfinished"></translation>
+        <translation>Wackelig: 30 % mit 503 beantwortet</translation>
     </message>
     <message>
         <source>Slow: 2 s per answer</source>
-        <translation type="unfinished"></translation>
+        <translation>Langsam: 2 s pro Antwort</translation>
     </message>
     <message>
         <source>Down for 10 s</source>
-        <translation type="unfinished"></translation>
+        <translation>10 s lang ausgefallen</translation>
     </message>
     <message>
         <source>Rate-limited: 429, Retry-After 5</source>
-        <translation type="unfinished"></translation>
+        <translation>Gedrosselt: 429, Retry-After 5</translation>
     </message>
     <message>
         <source>Drop mid-body</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbruch mitten im Body</translation>
     </message>
     <message>
         <source>Developer — Faults and Request Log</source>
-        <translation type="unfinished"></translation>
+        <translation>Entwickler – Fehler und Anfrageprotokoll</translation>
     </message>
     <message>
         <source>Faults of the built-in server</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler des eingebauten Servers</translation>
     </message>
     <message>
         <source>Fault spec</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlerbeschreibung</translation>
     </message>
     <message>
         <source>Add Fault</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler hinzufügen</translation>
     </message>
     <message>
         <source>Keys: route, method, status, retry-after, latency, drop, count, rate.</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlüssel: route, method, status, retry-after, latency, drop, count, rate.</translation>
     </message>
     <message>
         <source>Faults apply to the built-in demo server only.</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler gelten nur für den eingebauten Demo-Server.</translation>
     </message>
     <message>
         <source>Clear Faults</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehler entfernen</translation>
     </message>
     <message>
         <source>Active now:</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt aktiv:</translation>
     </message>
     <message>
         <source>Requests</source>
-        <translation type="unfinished"></translation>
+        <translation>Anfragen</translation>
     </message>
     <message>
         <source>Filter: any text in any column (503, waiting, PATCH, …)</source>
-        <translation type="unfinished"></translation>
+        <translation>Filter: beliebiger Text in beliebiger Spalte (503, waiting, PATCH, …)</translation>
     </message>
     <message>
         <source>Copy as Text</source>
-        <translation type="unfinished"></translation>
+        <translation>Als Text kopieren</translation>
     </message>
     <message>
         <source>Valid fault spec.</source>
-        <translation type="unfinished"></translation>
+        <translation>Gültige Fehlerbeschreibung.</translation>
     </message>
     <message>
         <source>Not valid yet: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch nicht gültig: %1</translation>
     </message>
     <message>
         <source>Not added: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht hinzugefügt: %1</translation>
     </message>
     <message>
         <source>empty spec</source>
-        <translation type="unfinished"></translation>
+        <translation>leere Beschreibung</translation>
     </message>
     <message>
         <source>Added: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Hinzugefügt: %1</translation>
     </message>
     <message>
         <source>The server is down (connections refused)</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server ist ausgefallen (Verbindungen abgelehnt)</translation>
     </message>
     <message>
         <source>None: the server behaves.</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine: Der Server verhält sich normal.</translation>
     </message>
 </context>
 <context>
     <name>FailedChangesDialog</name>
     <message>
         <source>Changes Not Saved</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht gespeicherte Änderungen</translation>
     </message>
     <message>
         <source>The server refused these changes. Undo puts the article back as the server has it; Discard keeps it as it is here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server hat diese Änderungen abgelehnt. „Rückgängig“ stellt den Artikel so her, wie ihn der Server hat; „Verwerfen“ lässt ihn, wie er hier ist.</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Rückgängig</translation>
     </message>
     <message>
         <source>&amp;Discard</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Verwerfen</translation>
     </message>
     <message>
         <source>Put the article back as the server has it</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Artikel so herstellen, wie ihn der Server hat</translation>
     </message>
     <message>
         <source>Keep the article as it is here and send nothing more</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Artikel lassen, wie er hier ist, und nichts mehr senden</translation>
     </message>
     <message>
         <source>%1
 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+%2</translation>
     </message>
     <message>
         <source>Every change has been saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Änderungen sind gespeichert.</translation>
     </message>
 </context>
 <context>
     <name>FilterPane</name>
     <message>
         <source>Filters</source>
-        <translation type="unfinished"></translation>
+        <translation>Filter</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n article(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %n Artikel</numerusform>
+            <numerusform>%1: %n Artikel</numerusform>
         </translation>
     </message>
     <message>
         <source>Unread</source>
-        <translation type="unfinished"></translation>
+        <translation>Ungelesen</translation>
     </message>
     <message>
         <source>Starred</source>
-        <translation type="unfinished"></translation>
+        <translation>Markiert</translation>
     </message>
     <message>
         <source>Archive</source>
-        <translation type="unfinished"></translation>
+        <translation>Archiv</translation>
     </message>
     <message>
         <source>All</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle</translation>
     </message>
     <message>
         <source>Tags</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlagwörter</translation>
     </message>
     <message numerus="yes">
         <source>Tagged “%1”: %n article(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Schlagwort „%1“: %n Artikel</numerusform>
+            <numerusform>Schlagwort „%1“: %n Artikel</numerusform>
         </translation>
     </message>
 </context>
@@ -203,663 +355,587 @@
     <name>LocalStore</name>
     <message>
         <source>The reader&apos;s database %1 could not be opened: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Datenbank des Readers %1 konnte nicht geöffnet werden: %2</translation>
     </message>
     <message>
         <source>The reader&apos;s database %1 could not be set up: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Datenbank des Readers %1 konnte nicht eingerichtet werden: %2</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>KeepTrying Reader</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Can&apos;t reach %1 — we keep trying.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Back online — updated.</source>
-        <translation type="unfinished"></translation>
+        <translation>KeepTrying Reader</translation>
     </message>
     <message>
         <source>Unread</source>
-        <translation type="unfinished"></translation>
+        <translation>Ungelesen</translation>
     </message>
     <message>
         <source>Search titles, sites and saved text</source>
-        <translation type="unfinished"></translation>
+        <translation>Titel, Websites und gespeicherten Text durchsuchen</translation>
     </message>
     <message>
         <source>Search</source>
-        <translation type="unfinished"></translation>
+        <translation>Suche</translation>
     </message>
     <message>
         <source>Articles</source>
-        <translation type="unfinished"></translation>
+        <translation>Artikel</translation>
     </message>
     <message>
         <source>Article</source>
-        <translation type="unfinished"></translation>
+        <translation>Artikel</translation>
     </message>
     <message>
         <source>Your saved articles</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre gespeicherten Artikel</translation>
     </message>
     <message>
         <source>Loading your list…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Still trying %1 (%2); attempt %3 in %4 s</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre Liste wird geladen …</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Datei</translation>
     </message>
     <message>
         <source>&amp;Save a Link…</source>
-        <translation type="unfinished"></translation>
+        <translation>Link &amp;speichern …</translation>
     </message>
     <message>
         <source>Save the article at a web address to your list</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Artikel unter einer Webadresse in Ihrer Liste speichern</translation>
     </message>
     <message>
         <source>S&amp;ign In…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Anmelden …</translation>
     </message>
     <message>
         <source>Choose the wallabag server and account to read</source>
-        <translation type="unfinished"></translation>
+        <translation>Den wallabag-Server und das Konto zum Lesen wählen</translation>
     </message>
     <message>
         <source>&amp;Changes Not Saved…</source>
-        <translation type="unfinished"></translation>
+        <translation>Nicht gespeicherte Ä&amp;nderungen …</translation>
     </message>
     <message>
         <source>The changes the server refused, with what went wrong</source>
-        <translation type="unfinished"></translation>
+        <translation>Die vom Server abgelehnten Änderungen, mit dem Grund</translation>
     </message>
     <message>
         <source>&amp;Preferences…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Einstellungen …</translation>
     </message>
     <message>
         <source>How much disk the articles kept for reading offline may take</source>
-        <translation type="unfinished"></translation>
+        <translation>Wie viel Speicherplatz die für das Offline-Lesen aufbewahrten Artikel belegen dürfen</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Beenden</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>A&amp;nsicht</translation>
     </message>
     <message>
         <source>&amp;Unread</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ungelesen</translation>
     </message>
     <message>
         <source>&amp;Starred</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Markiert</translation>
     </message>
     <message>
         <source>&amp;Archive</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Archivieren</translation>
     </message>
     <message>
         <source>A&amp;ll Articles</source>
-        <translation type="unfinished"></translation>
+        <translation>A&amp;lle Artikel</translation>
     </message>
     <message>
         <source>&amp;Tags</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Schlagwörter</translation>
     </message>
     <message>
         <source>S&amp;earch</source>
-        <translation type="unfinished"></translation>
+        <translation>Su&amp;chen</translation>
     </message>
     <message>
         <source>&amp;Next Article</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Nächster Artikel</translation>
     </message>
     <message>
         <source>&amp;Previous Article</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Vorheriger Artikel</translation>
     </message>
     <message>
         <source>&amp;Bigger Text</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Größere Schrift</translation>
     </message>
     <message>
         <source>S&amp;maller Text</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Kleinere Schrift</translation>
     </message>
     <message>
         <source>&amp;Dark Reading View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Dunkle Leseansicht</translation>
     </message>
     <message>
         <source>&amp;Article</source>
-        <translation type="unfinished"></translation>
+        <translation>A&amp;rtikel</translation>
     </message>
     <message>
         <source>&amp;Star</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Markieren</translation>
     </message>
     <message>
         <source>Edit &amp;Tags…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Schlagwörter bearbeiten …</translation>
     </message>
     <message>
         <source>&amp;Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Löschen</translation>
     </message>
     <message>
         <source>Open &amp;Original</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Original öffnen</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Hilfe</translation>
     </message>
     <message>
         <source>&amp;Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Tastenkürzel</translation>
     </message>
     <message>
         <source>&amp;About KeepTrying Reader</source>
-        <translation type="unfinished"></translation>
+        <translation>Ü&amp;ber KeepTrying Reader</translation>
     </message>
     <message>
         <source>About KeepTrying Reader</source>
-        <translation type="unfinished"></translation>
+        <translation>Über KeepTrying Reader</translation>
     </message>
     <message>
         <source>&lt;h3&gt;KeepTrying Reader&lt;/h3&gt;&lt;p&gt;Your saved articles, even on a flaky network: your list is kept on this computer, changes sync by themselves, and every request keeps trying with backoff, so there is never a button to press again.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;KeepTrying Reader&lt;/h3&gt;&lt;p&gt;Ihre gespeicherten Artikel, auch bei wackeligem Netz: Ihre Liste liegt auf diesem Computer, Änderungen werden von selbst abgeglichen, und jede Anfrage versucht es mit wachsenden Pausen weiter, sodass Sie nie einen Knopf erneut drücken müssen.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&amp;Developer</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Entwickler</translation>
     </message>
     <message>
         <source>Simulate &amp;Offline</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Offline simulieren</translation>
     </message>
     <message>
         <source>Act as if the network were gone, for every request of the reader: requests wait, and go out as soon as this is switched off again</source>
-        <translation type="unfinished"></translation>
+        <translation>So tun, als wäre das Netzwerk weg, für jede Anfrage des Readers: Anfragen warten und gehen hinaus, sobald dies wieder ausgeschaltet ist</translation>
     </message>
     <message>
         <source>&amp;Sync Now</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt &amp;abgleichen</translation>
     </message>
     <message>
         <source>Ask the server for changes now rather than at the next interval</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Server jetzt nach Änderungen fragen statt beim nächsten Intervall</translation>
     </message>
     <message>
         <source>&amp;Faults and Request Log…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Fehler und Anfrageprotokoll …</translation>
     </message>
     <message>
         <source>Loading…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird geladen …</translation>
     </message>
     <message>
         <source>Starred</source>
-        <translation type="unfinished"></translation>
+        <translation>Markiert</translation>
     </message>
     <message>
         <source>Archive</source>
-        <translation type="unfinished"></translation>
+        <translation>Archiv</translation>
     </message>
     <message>
         <source>All Articles</source>
-        <translation type="unfinished"></translation>
+        <translation>Alle Artikel</translation>
     </message>
     <message>
         <source>Tagged “%1”</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlagwort „%1“</translation>
     </message>
     <message>
         <source>1 article</source>
-        <translation type="unfinished"></translation>
+        <translation>1 Artikel</translation>
     </message>
     <message>
         <source>%1 articles</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Artikel</translation>
     </message>
     <message>
         <source>Nothing found</source>
-        <translation type="unfinished"></translation>
+        <translation>Nichts gefunden</translation>
     </message>
     <message>
         <source>No saved article matches “%1”.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein gespeicherter Artikel passt zu „%1“.</translation>
     </message>
     <message>
         <source>Nothing here</source>
-        <translation type="unfinished"></translation>
+        <translation>Hier ist nichts</translation>
     </message>
     <message>
         <source>No article in this list.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Artikel in dieser Liste.</translation>
     </message>
     <message>
         <source>This article is not available offline yet. It appears here as soon as the connection is back.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Artikel ist noch nicht offline verfügbar. Er erscheint hier, sobald die Verbindung wieder da ist.</translation>
     </message>
     <message>
         <source>Loading the article…</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Artikel wird geladen …</translation>
     </message>
     <message>
         <source>Un&amp;star</source>
-        <translation type="unfinished"></translation>
+        <translation>Markierung &amp;entfernen</translation>
     </message>
     <message>
         <source>Un&amp;archive</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>0 articles</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Nothing saved yet</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Articles you save with wallabag appear here.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your list is up to date</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not loaded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your list could not be loaded</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>1 change waiting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 changes waiting</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>1 change not saved</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 changes not saved</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>They go to the server by themselves as soon as it can be reached.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved copy from %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Updated %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>You&apos;re offline — showing your saved copy; changes will sync when you&apos;re back.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This is taking longer than usual — we keep trying.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is having trouble right now (it answered %2). We&apos;ll keep trying and update your list as soon as it is ready.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for the network…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting for %1 to answer…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Waiting…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your list loads as soon as the network is back.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Your list loads as soon as %1 answers.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Back online. Updating your list…</source>
-        <translation type="unfinished"></translation>
+        <translation>Aus dem &amp;Archiv holen</translation>
     </message>
     <message>
         <source>Unstarred “%1”</source>
-        <translation type="unfinished"></translation>
+        <translation>Markierung von „%1“ entfernt</translation>
     </message>
     <message>
         <source>Starred “%1”</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ markiert</translation>
     </message>
     <message>
         <source>Moved “%1” back to Unread</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ zurück zu Ungelesen verschoben</translation>
     </message>
     <message>
         <source>Archived “%1”</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ archiviert</translation>
     </message>
     <message>
         <source>Deleted “%1”</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ gelöscht</translation>
     </message>
     <message>
         <source>Edit Tags</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlagwörter bearbeiten</translation>
     </message>
     <message>
         <source>Tags of “%1”, separated by commas:</source>
-        <translation type="unfinished"></translation>
+        <translation>Schlagwörter von „%1“, durch Kommas getrennt:</translation>
     </message>
     <message>
         <source>Save a Link</source>
-        <translation type="unfinished"></translation>
+        <translation>Link speichern</translation>
     </message>
     <message>
         <source>Web address of the article to save:</source>
-        <translation type="unfinished"></translation>
+        <translation>Webadresse des zu speichernden Artikels:</translation>
     </message>
     <message>
         <source>“%1” is not a web address. Addresses start with http:// or https://.</source>
-        <translation type="unfinished"></translation>
+        <translation>„%1“ ist keine Webadresse. Adressen beginnen mit http:// oder https://.</translation>
     </message>
     <message>
         <source>Saved %1; it syncs by itself</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 gespeichert; wird von selbst abgeglichen</translation>
     </message>
     <message>
         <source>Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>Tastenkürzel</translation>
     </message>
     <message>
         <source>&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g u&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Unread&lt;/td&gt;&lt;td&gt;&lt;b&gt;j / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Starred&lt;/td&gt;&lt;td&gt;&lt;b&gt;k / ↑&lt;/b&gt;&lt;/td&gt;&lt;td&gt;previous article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Archive&lt;/td&gt;&lt;td&gt;&lt;b&gt;f&lt;/b&gt;&lt;/td&gt;&lt;td&gt;star or unstar&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g r&lt;/b&gt;&lt;/td&gt;&lt;td&gt;All articles&lt;/td&gt;&lt;td&gt;&lt;b&gt;a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;archive or unarchive&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g t&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Tags&lt;/td&gt;&lt;td&gt;&lt;b&gt;Delete&lt;/b&gt;&lt;/td&gt;&lt;td&gt;delete the article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Search&lt;/td&gt;&lt;td&gt;&lt;b&gt;o&lt;/b&gt;&lt;/td&gt;&lt;td&gt;open the original page&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;?&lt;/b&gt;&lt;/td&gt;&lt;td&gt;this help&lt;/td&gt;&lt;td&gt;&lt;b&gt;Ctrl + / −&lt;/b&gt;&lt;/td&gt;&lt;td&gt;text size&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g u&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Ungelesen&lt;/td&gt;&lt;td&gt;&lt;b&gt;j / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;nächster Artikel&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Markiert&lt;/td&gt;&lt;td&gt;&lt;b&gt;k / ↑&lt;/b&gt;&lt;/td&gt;&lt;td&gt;vorheriger Artikel&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Archiv&lt;/td&gt;&lt;td&gt;&lt;b&gt;f&lt;/b&gt;&lt;/td&gt;&lt;td&gt;markieren oder Markierung entfernen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g r&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Alle Artikel&lt;/td&gt;&lt;td&gt;&lt;b&gt;a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;archivieren oder aus dem Archiv holen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g t&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Schlagwörter&lt;/td&gt;&lt;td&gt;&lt;b&gt;Entf&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Artikel löschen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Suche&lt;/td&gt;&lt;td&gt;&lt;b&gt;o&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Originalseite öffnen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;?&lt;/b&gt;&lt;/td&gt;&lt;td&gt;diese Hilfe&lt;/td&gt;&lt;td&gt;&lt;b&gt;Strg + / −&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Schriftgröße&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
 </context>
 <context>
     <name>OutboxChangeQueue</name>
     <message>
         <source>This change could not be kept on this computer (%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Änderung konnte auf diesem Computer nicht aufbewahrt werden (%1).</translation>
     </message>
     <message>
-        <source>The server did not take this change in time (%1).</source>
-        <translation type="unfinished"></translation>
+        <source>The server did not take this change in time, so it is not saved there.</source>
+        <translation>Der Server hat diese Änderung nicht rechtzeitig angenommen; dort ist sie daher nicht gespeichert.</translation>
     </message>
 </context>
 <context>
     <name>PreferencesDialog</name>
     <message>
         <source>Preferences</source>
-        <translation type="unfinished"></translation>
+        <translation>Einstellungen</translation>
     </message>
     <message>
         <source> MiB</source>
-        <translation type="unfinished"></translation>
+        <translation> MiB</translation>
     </message>
     <message>
         <source>Articles you opened and their pictures are always kept; previews of other articles make room when this is full.</source>
-        <translation type="unfinished"></translation>
+        <translation>Geöffnete Artikel und ihre Bilder werden immer aufbewahrt; Vorschauen anderer Artikel machen Platz, wenn der Speicher voll ist.</translation>
     </message>
     <message>
         <source>Space for offline copies:</source>
-        <translation type="unfinished"></translation>
+        <translation>Platz für Offline-Kopien:</translation>
     </message>
     <message>
         <source>In use now:</source>
-        <translation type="unfinished"></translation>
+        <translation>Derzeit belegt:</translation>
     </message>
     <message>
         <source>Offline copies cannot be kept (the cache directory is not usable). Saved article text: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Offline-Kopien können nicht aufbewahrt werden (das Cache-Verzeichnis ist nicht nutzbar). Gespeicherter Artikeltext: %1.</translation>
     </message>
     <message>
         <source>%1 of offline copies, %2 of them for articles kept for reading offline. Saved article text in your list: %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Offline-Kopien, davon %2 für Artikel zum Offline-Lesen. Gespeicherter Artikeltext in Ihrer Liste: %3.</translation>
+    </message>
+    <message>
+        <source>The reader uses your system&apos;s proxy settings: the desktop&apos;s, or the http_proxy, https_proxy and no_proxy environment variables. Addresses of this computer (localhost) are always reached directly.</source>
+        <translation>Der Reader verwendet die Proxy-Einstellungen Ihres Systems: die der Arbeitsumgebung oder die Umgebungsvariablen http_proxy, https_proxy und no_proxy. Adressen dieses Computers (localhost) werden immer direkt erreicht.</translation>
+    </message>
+    <message>
+        <source>Connection:</source>
+        <translation>Verbindung:</translation>
+    </message>
+    <message>
+        <source>Direct connection</source>
+        <translation>Direkte Verbindung</translation>
+    </message>
+    <message>
+        <source>Through SOCKS proxy %1 (from your system settings)</source>
+        <translation>Über SOCKS-Proxy %1 (aus Ihren Systemeinstellungen)</translation>
+    </message>
+    <message>
+        <source>Through proxy %1 (from your system settings)</source>
+        <translation>Über Proxy %1 (aus Ihren Systemeinstellungen)</translation>
+    </message>
+    <message>
+        <source>Through SOCKS proxy %1</source>
+        <translation>Über SOCKS-Proxy %1</translation>
+    </message>
+    <message>
+        <source>Through proxy %1</source>
+        <translation>Über Proxy %1</translation>
     </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
         <source>Your password for %1 was kept for the last session only: sign in again to read that library. Showing the demo library meanwhile.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Built-in demo server · %1:%2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Signed in as %1: the reader opens that library at its next start.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihr Passwort für %1 war nur für die letzte Sitzung gespeichert: Melden Sie sich erneut an, um diese Bibliothek zu lesen. Bis dahin sehen Sie die Demo-Bibliothek.</translation>
     </message>
     <message>
         <source>the demo user</source>
-        <translation type="unfinished"></translation>
+        <translation>der Demo-Benutzer</translation>
+    </message>
+    <message>
+        <source>Signed in as %1.</source>
+        <translation>Angemeldet als %1.</translation>
+    </message>
+    <message>
+        <source>Built-in demo server</source>
+        <translation>Eingebauter Demo-Server</translation>
     </message>
 </context>
 <context>
     <name>ReadingPane</name>
     <message>
         <source>%1 min read</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Min. Lesezeit</translation>
     </message>
     <message>
         <source>saved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>gespeichert %1</translation>
     </message>
     <message>
         <source>Your last change to this article was not saved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Ihre letzte Änderung an diesem Artikel wurde nicht gespeichert: %1</translation>
     </message>
     <message>
         <source>Original: </source>
-        <translation type="unfinished"></translation>
+        <translation>Original: </translation>
     </message>
 </context>
 <context>
     <name>RequestLog</name>
     <message>
         <source>attempt %1: %2, next in %3 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>Versuch %1: %2, nächster in %3 ms</translation>
     </message>
     <message>
         <source>waiting for connectivity</source>
-        <translation type="unfinished"></translation>
+        <translation>wartet auf Verbindung</translation>
     </message>
     <message>
         <source>connectivity back</source>
-        <translation type="unfinished"></translation>
+        <translation>Verbindung wieder da</translation>
     </message>
     <message>
         <source>stopped: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>beendet: %1</translation>
     </message>
     <message>
         <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>abgebrochen</translation>
     </message>
     <message>
         <source>HTTP %1</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP %1</translation>
     </message>
     <message>
         <source>HTTP %1 (error)</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP %1 (Fehler)</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished"></translation>
+        <translation>ja</translation>
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished"></translation>
+        <translation>nein</translation>
     </message>
     <message>
         <source>running</source>
-        <translation type="unfinished"></translation>
+        <translation>läuft</translation>
     </message>
     <message>
         <source>Started</source>
-        <translation type="unfinished"></translation>
+        <translation>Gestartet</translation>
     </message>
     <message>
         <source>Request</source>
-        <translation type="unfinished"></translation>
+        <translation>Anfrage</translation>
     </message>
     <message>
         <source>Attempts</source>
-        <translation type="unfinished"></translation>
+        <translation>Versuche</translation>
     </message>
     <message>
         <source>Delays and reasons</source>
-        <translation type="unfinished"></translation>
+        <translation>Pausen und Gründe</translation>
     </message>
     <message>
         <source>Breaker</source>
-        <translation type="unfinished"></translation>
+        <translation>Breaker</translation>
     </message>
     <message>
         <source>Saved copy shown</source>
-        <translation type="unfinished"></translation>
+        <translation>Gespeicherte Kopie gezeigt</translation>
     </message>
     <message>
         <source>Outcome</source>
-        <translation type="unfinished"></translation>
+        <translation>Ergebnis</translation>
     </message>
 </context>
 <context>
     <name>SignInDialog</name>
     <message>
         <source>Sign In to wallabag</source>
-        <translation type="unfinished"></translation>
+        <translation>Bei wallabag anmelden</translation>
     </message>
     <message>
         <source>KeepTrying Reader reads the articles you saved with wallabag. Create an API client in wallabag (Developer ▸ Create a new client) for its client ID and secret.</source>
-        <translation type="unfinished"></translation>
+        <translation>KeepTrying Reader liest die Artikel, die Sie mit wallabag gespeichert haben. Legen Sie in wallabag einen API-Client an (Entwickler ▸ Neuen Client erstellen), um dessen Client-ID und Geheimnis zu erhalten.</translation>
     </message>
     <message>
         <source>Use the demo library (a built-in server on this computer)</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Demo-Bibliothek verwenden (ein eingebauter Server auf diesem Computer)</translation>
     </message>
     <message>
         <source>&amp;Server address:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Serveradresse:</translation>
     </message>
     <message>
         <source>Client &amp;ID:</source>
-        <translation type="unfinished"></translation>
+        <translation>Client-&amp;ID:</translation>
     </message>
     <message>
         <source>Client s&amp;ecret:</source>
-        <translation type="unfinished"></translation>
+        <translation>Client-&amp;Geheimnis:</translation>
     </message>
     <message>
         <source>&amp;User name:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Benutzername:</translation>
     </message>
     <message>
         <source>&amp;Password:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Passwort:</translation>
     </message>
     <message>
         <source>Sign In</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No keychain is available on this computer: the secret and password are kept only until the reader quits, never on disk.</source>
-        <translation type="unfinished"></translation>
+        <translation>Anmelden</translation>
     </message>
     <message>
         <source>The secret and password are kept in your system keychain, never in a plain file.</source>
-        <translation type="unfinished"></translation>
+        <translation>Geheimnis und Passwort werden im Schlüsselbund Ihres Systems aufbewahrt, nie in einer einfachen Datei.</translation>
+    </message>
+    <message>
+        <source>Saved for this session only: no keychain is available on this computer, so the secret and password are kept until the reader quits, never on disk.</source>
+        <translation>Nur für diese Sitzung gespeichert: Auf diesem Computer ist kein Schlüsselbund verfügbar, daher werden Geheimnis und Passwort bis zum Beenden des Readers aufbewahrt, nie auf der Festplatte.</translation>
+    </message>
+    <message>
+        <source>Signing In…</source>
+        <translation>Anmeldung läuft …</translation>
     </message>
 </context>
 <context>
     <name>WallabagClient</name>
     <message>
         <source>%1 pointed the list to another server (%2); the reader only talks to the server you signed in to.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 did not answer like a wallabag server. Check the server address.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 sent no access token: it does not sign in like a wallabag server. Check the server address.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 hat die Liste auf einen anderen Server verwiesen (%2); der Reader spricht nur mit dem Server, bei dem Sie angemeldet sind.</translation>
     </message>
     <message>
         <source>The server did not accept the user name “%1” or its password. Check them, then sign in again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server hat den Benutzernamen „%1“ oder sein Passwort nicht angenommen. Prüfen Sie beides und melden Sie sich erneut an.</translation>
     </message>
     <message>
         <source>The server did not accept the reader&apos;s client ID or secret. Check the API client you created in wallabag, then sign in with its ID and secret.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 has no wallabag API at this address. Check the server address: it is the one you open wallabag at in a browser.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Server hat die Client-ID oder das Geheimnis des Readers nicht angenommen. Prüfen Sie den API-Client, den Sie in wallabag angelegt haben, und melden Sie sich mit dessen ID und Geheimnis an.</translation>
     </message>
     <message>
         <source>The connection to %1 failed: %2. Check the server address.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Verbindung zu %1 ist fehlgeschlagen: %2. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
         <source>%1 no longer accepts this sign-in, even after signing in again. Check the user name and password, then sign in again.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 nimmt diese Anmeldung nicht mehr an, auch nicht nach erneuter Anmeldung. Prüfen Sie Benutzername und Passwort und melden Sie sich erneut an.</translation>
     </message>
     <message>
         <source>%1 does not let this account change or read this through the API. Ask the server&apos;s administrator to allow it.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 erlaubt diesem Konto nicht, dies über die API zu lesen oder zu ändern. Bitten Sie die Administration des Servers, es zu erlauben.</translation>
     </message>
     <message>
         <source>This article is no longer on the server: it may have been deleted elsewhere.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dieser Artikel ist nicht mehr auf dem Server: Vielleicht wurde er anderswo gelöscht.</translation>
     </message>
     <message>
-        <source>%1 failed with an error of its own (%2 %3). Tell the server&apos;s administrator.</source>
-        <translation type="unfinished"></translation>
+        <source>This address doesn&apos;t look like a wallabag server — check it in Sign In. It is the address you open wallabag at in a browser.</source>
+        <translation>Diese Adresse sieht nicht nach einem wallabag-Server aus – prüfen Sie sie unter „Anmelden“. Es ist die Adresse, unter der Sie wallabag im Browser öffnen.</translation>
     </message>
     <message>
-        <source>%1 refused this change (%2 %3).</source>
-        <translation type="unfinished"></translation>
+        <source>%1 has a problem of its own that trying again does not fix. Tell the server&apos;s administrator.</source>
+        <translation>%1 hat ein eigenes Problem, das erneutes Versuchen nicht behebt. Wenden Sie sich an die Administration des Servers.</translation>
     </message>
     <message>
-        <source>%1 refused the request (%2 %3). Check the server address, or tell the server&apos;s administrator.</source>
-        <translation type="unfinished"></translation>
+        <source>%1 did not accept this change, so it is not saved there.</source>
+        <translation>%1 hat diese Änderung nicht angenommen; dort ist sie daher nicht gespeichert.</translation>
+    </message>
+    <message>
+        <source>%1 refused the reader&apos;s request. Check the address in Sign In, or tell the server&apos;s administrator.</source>
+        <translation>%1 hat die Anfrage des Readers abgelehnt. Prüfen Sie die Adresse unter „Anmelden“ oder wenden Sie sich an die Administration des Servers.</translation>
     </message>
 </context>
 </TS>

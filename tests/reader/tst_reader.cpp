@@ -362,7 +362,8 @@ void tst_Reader::permanentErrorInWords_data()
         << QStringList { QStringLiteral("user name"), QStringLiteral("password") };
     QTest::newRow("no wallabag there")
         << QStringLiteral("/not-wallabag/") << DemoServer::demoPassword()
-        << QStringList { QStringLiteral("no wallabag API"), QStringLiteral("server address") };
+        << QStringList { QStringLiteral("doesn't look like a wallabag server"),
+                         QStringLiteral("Sign In") };
 }
 
 void tst_Reader::permanentErrorInWords()

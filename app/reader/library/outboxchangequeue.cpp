@@ -371,7 +371,8 @@ void OutboxChangeQueue::deadLettered(qint64 id, int status, const QString &reaso
         phrase = phrase.mid(5).section(QLatin1Char(' '), 1);
     const QString words = status > 0
         ? m_client->describeRefusal(status, phrase, WallabagClient::Purpose::Write)
-        : tr("The server did not take this change in time (%1).").arg(reason);
+        : tr("The server did not take this change in time, so it is not saved there.");
+    qCInfo(lcChanges) << "change not saved:" << status << reason;
     Q_UNUSED(item)
     Q_EMIT refused(it->change, words);
 }

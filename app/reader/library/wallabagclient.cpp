@@ -12,11 +12,14 @@
 #include <KeepTrying/retryingreply.h>
 
 #include <QtCore/QJsonDocument>
+#include <QtCore/QLoggingCategory>
 #include <QtCore/QTimer>
 #include <QtCore/QUrlQuery>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
 #include <QtNetwork/QNetworkRequest>
+
+Q_LOGGING_CATEGORY(lcClient, "keeptrying.reader.client", QtWarningMsg)
 
 namespace {
 
@@ -82,10 +85,8 @@ void WallabagClient::setServer(const QUrl &server, const Credentials &credential
 
 QString WallabagClient::serverName() const
 {
-    QUrl server;
-    server.setHost(m_server.host());
-    server.setPort(m_server.port());
-    return server.authority();
+    // The name a person knows the server by; the port is for the log and the Developer window.
+    return m_server.host();
 }
 
 QUrl WallabagClient::apiUrl(const QString &path) const
@@ -388,9 +389,10 @@ void WallabagClient::finished(quint64 id, QNetworkReply *reply)
     if (reply->error() == QNetworkReply::NoError) {
         const std::optional<QJsonObject> json = WallabagJson::object(body);
         if (it->verb == "GET" && !json) {
-            result.message = tr("%1 did not answer like a wallabag server. Check the server "
-                                "address.")
-                                 .arg(serverName());
+            qCInfo(lcClient) << "not JSON:" << it->url.path();
+            result.message =
+                tr("This address doesn't look like a wallabag server — check it in Sign In. It is "
+                   "the address you open wallabag at in a browser.");
         } else {
             result.ok = true;
             result.json = json.value_or(QJsonObject()); // a write's answer may have no body
@@ -471,9 +473,10 @@ void WallabagClient::tokenFinished(QNetworkReply *reply, bool refresh)
     m_accessToken = std::move(token.accessToken);
     m_refreshToken = std::move(token.refreshToken);
     if (m_accessToken.isEmpty()) {
-        const QString message = tr("%1 sent no access token: it does not sign in like a "
-                                   "wallabag server. Check the server address.")
-                                    .arg(serverName());
+        qCInfo(lcClient) << "no access token in the answer to the sign-in";
+        const QString message =
+            tr("This address doesn't look like a wallabag server — check it in Sign In. It is "
+               "the address you open wallabag at in a browser.");
         flushWaitingForToken(message);
         Q_EMIT signInFailed(message);
         return;
@@ -520,10 +523,13 @@ QString WallabagClient::describeSignInError(QNetworkReply *reply, const QByteArr
         oauthError == QLatin1String("unauthorized_client"))
         return tr("The server did not accept the reader's client ID or secret. Check the "
                   "API client you created in wallabag, then sign in with its ID and secret.");
-    if (status == 404 || status == 405)
-        return tr("%1 has no wallabag API at this address. Check the server address: it "
-                  "is the one you open wallabag at in a browser.")
-            .arg(serverName());
+    // No such route, method or protocol here (a web server that is not wallabag answers a
+    // POST with 404, 405 or 501): the address is the problem, not the server.
+    if (status == 404 || status == 405 || status == 501) {
+        qCInfo(lcClient) << "sign-in answered" << status;
+        return tr("This address doesn't look like a wallabag server — check it in Sign In. It is "
+                  "the address you open wallabag at in a browser.");
+    }
     return describeError(reply, body, Purpose::List);
 }
 
@@ -559,24 +565,20 @@ QString WallabagClient::describeRefusal(int status, const QString &reasonPhrase,
     if (status == 404 && what != Purpose::List)
         return tr("This article is no longer on the server: it may have been deleted "
                   "elsewhere.");
-    if (status == 404 || status == 405)
-        return tr("%1 has no wallabag API at this address. Check the server address: it "
-                  "is the one you open wallabag at in a browser.")
-            .arg(serverName());
-    const QString reason = reasonPhrase.trimmed();
+    // The status and its phrase are for the log and the Developer window, not for the reader.
+    qCInfo(lcClient) << "refused:" << status << reasonPhrase.trimmed();
+    if (status == 404 || status == 405 || status == 501)
+        return tr("This address doesn't look like a wallabag server — check it in Sign In. It is "
+                  "the address you open wallabag at in a browser.");
     if (status >= 500)
-        return tr("%1 failed with an error of its own (%2 %3). Tell the server's "
-                  "administrator.")
-            .arg(serverName())
-            .arg(status)
-            .arg(reason);
+        return tr("%1 has a problem of its own that trying again does not fix. Tell the "
+                  "server's administrator.")
+            .arg(serverName());
     if (what == Purpose::Write)
-        return tr("%1 refused this change (%2 %3).").arg(serverName()).arg(status).arg(reason);
-    return tr("%1 refused the request (%2 %3). Check the server address, or tell the "
+        return tr("%1 did not accept this change, so it is not saved there.").arg(serverName());
+    return tr("%1 refused the reader's request. Check the address in Sign In, or tell the "
               "server's administrator.")
-        .arg(serverName())
-        .arg(status)
-        .arg(reason);
+        .arg(serverName());
 }
 
 QNetworkReply *WallabagClient::getImage(const QUrl &url, int offlineCopy)

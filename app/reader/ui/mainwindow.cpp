@@ -5,6 +5,7 @@
 
 #include "articledelegate.h"
 #include "articlelistmodel.h"
+#include "connectivitynotice.h"
 #include "developerwindow.h"
 #include "failedchangesdialog.h"
 #include "filterpane.h"
@@ -38,12 +39,9 @@
 #include <QtWidgets/QVBoxLayout>
 
 using KeepTrying::RetryBanner;
-using KeepTrying::RetryBannerController;
 using KeepTrying::RetryingNetworkAccessManager;
 
 namespace {
-
-constexpr int NoticeMs = 3000;
 
 QLabel *mutedLabel(QWidget *parent)
 {
@@ -68,32 +66,12 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
 
-    // The banner watches the requests the user waits for (the client marks them), not
-    // the thumbnails or the writes: a slow preview picture is no reason to worry anyone.
-    m_banner = new RetryBanner(central);
-    m_banner->setObjectName(QStringLiteral("retryBanner"));
-    m_banner->setContentsMargins(10, 8, 10, 8);
-    m_banner->setText(slowText());
-    // The same words whatever the reason: the user cannot fix a server that does not
-    // answer, and nothing needs pressing; it loads by itself.
-    m_banner->setUnreachableText(tr("Can't reach %1 — we keep trying."));
-    RetryBannerController *controller = m_banner->bind(manager);
-    controller->setTrackingMode(RetryBannerController::TrackMarkedReplies);
-    connect(controller, &RetryBannerController::situationChanged, this, &MainWindow::showSituation);
+    // What the window says about the connection and the list has a class of its own.
+    m_connectivity = new ConnectivityNotice(engine, manager, log, central);
+    m_banner = m_connectivity->banner();
+    m_notice = m_connectivity->noticeBanner();
     layout->addWidget(m_banner);
-
-    // A short notice that says the wait is over, then hides by itself.
-    m_notice = new RetryBanner(central);
-    m_notice->setObjectName(QStringLiteral("backOnlineNotice"));
-    m_notice->setContentsMargins(10, 8, 10, 8);
-    m_notice->setMessageType(RetryBanner::Information);
-    m_notice->setBusyIndicatorVisible(false);
-    m_notice->setText(tr("Back online — updated."));
-    m_notice->hide();
     layout->addWidget(m_notice);
-    m_noticeTimer.setSingleShot(true);
-    m_noticeTimer.setInterval(NoticeMs);
-    connect(&m_noticeTimer, &QTimer::timeout, m_notice, &RetryBanner::animatedHide);
 
     m_splitter = new QSplitter(Qt::Horizontal, central);
     m_splitter->setObjectName(QStringLiteral("panes"));
@@ -191,29 +169,19 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
             &MainWindow::currentArticleChanged);
     connect(m_model, &ArticleListModel::reloaded, this, &MainWindow::modelReloaded);
     connect(m_store, &LocalStore::articleChanged, this, &MainWindow::articleChanged);
-    connect(m_engine, &SyncEngine::refreshed, this, &MainWindow::refreshed);
-    connect(m_engine, &SyncEngine::refreshFailed, this, &MainWindow::refreshFailed);
-    connect(m_engine, &SyncEngine::contentFailed, this, &MainWindow::contentFailed);
-    connect(m_engine->queue(), &ChangeQueue::waitingCountChanged, this, &MainWindow::updateWaiting);
     connect(m_pane->verticalScrollBar(), &QScrollBar::valueChanged, this, &MainWindow::saveScroll);
-    // Say what the manager is doing, quietly, where a curious user would look: a retry is
-    // routine here, not an error.
-    connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
-            [this](QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason) {
-                followRetryReason(reply, reason);
-                // Only what the user waits for: a preview picture is nobody's worry.
-                const bool userWaiting = reply->request()
-                                             .attribute(QNetworkRequest::Attribute(
-                                                 RetryBannerController::UserWaitingAttribute))
-                                             .toBool();
-                if (m_offlineShown || !userWaiting)
-                    return;
-                statusBar()->showMessage(tr("Still trying %1 (%2); attempt %3 in %4 s")
-                                             .arg(reply->url().path(), reason)
-                                             .arg(attempt + 1)
-                                             .arg(double(delayMs) / 1000.0, 0, 'f', 1),
-                                         int(qMin<qint64>(delayMs + 2000, 30000)));
-            });
+    m_connectivity->watch(
+        { statusBar(), m_countLabel, m_savedLabel, m_waitingLabel, m_pane, m_model });
+    connect(m_connectivity, &ConnectivityNotice::libraryShown, this, &MainWindow::libraryShown);
+    connect(m_connectivity, &ConnectivityNotice::libraryFailed, this, &MainWindow::libraryFailed);
+    connect(m_connectivity, &ConnectivityNotice::backOnlineShown, this,
+            &MainWindow::backOnlineShown);
+    connect(m_connectivity, &ConnectivityNotice::signInRequested, this,
+            &MainWindow::signInRequested);
+    connect(m_connectivity, &ConnectivityNotice::missingContentChanged, this, [this] {
+        if (m_shownId && !m_pane->showsContent())
+            showCurrent();
+    });
 
     // What the user chose last time.
     QSettings settings;
@@ -222,8 +190,6 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     setFontSize(
         settings.value(QStringLiteral("reading/pointSize"), m_pane->fontPointSize()).toReal());
     setDark(settings.value(QStringLiteral("reading/dark"), false).toBool());
-    updateWaiting();
-    updateOfflineText();
 }
 
 MainWindow::~MainWindow() = default;
@@ -394,18 +360,13 @@ void MainWindow::setSimulatedOffline(bool offline)
 
 bool MainWindow::isOffline() const
 {
-    const RetryBannerController *controller = m_banner->controller();
-    return m_manager->isSimulatedOffline() ||
-        (controller &&
-         (controller->situation() == RetryBannerController::Offline ||
-          controller->situation() == RetryBannerController::Unreachable));
+    return m_connectivity->isOffline();
 }
 
 void MainWindow::showLibrary()
 {
-    m_waitingForFirstArticle = true;
     m_model->reload();
-    updateSavedCopyLabel();
+    m_connectivity->expectFirstArticle();
     if (m_model->rowCount() == 0) {
         m_countLabel->setText(tr("Loading…"));
         statusBar()->showMessage(tr("Loading your list…"));
@@ -495,184 +456,19 @@ void MainWindow::showCurrent()
         return;
     }
     m_engine->fetchContent(0); // the user moved on from any article still loading
-    if (m_refreshDone && !m_engine->isRefreshing())
-        reportShown();
+    m_connectivity->articleShown();
 }
 
 void MainWindow::articleChanged(qint64 id)
 {
     if (id == m_shownId && m_model->rowOfId(id) >= 0)
         showCurrent();
-    updateWaiting();
-}
-
-void MainWindow::refreshed()
-{
-    m_refreshDone = true;
-    m_waitingForFirstArticle = true; // once per refresh
-    updateSavedCopyLabel();
-    m_model->reload();
-    if (m_model->rowCount() == 0) {
-        m_countLabel->setText(tr("0 articles"));
-        if (m_store->articleCount() == 0) {
-            m_pane->showPlaceholder(tr("Nothing saved yet"),
-                                    tr("Articles you save with wallabag appear here."));
-        }
-        reportShown();
-    } else if (m_pane->showsContent()) {
-        reportShown();
-    }
-    statusBar()->showMessage(tr("Your list is up to date"), 4000);
-    if (m_wasWaiting) {
-        m_wasWaiting = false;
-        m_notice->animatedShow();
-        m_noticeTimer.start();
-        Q_EMIT backOnlineShown();
-    }
-}
-
-void MainWindow::refreshFailed(const QString &message)
-{
-    showFailure(message);
+    m_connectivity->updateWaiting();
 }
 
 void MainWindow::showFailure(const QString &message)
 {
-    statusBar()->showMessage(message);
-    if (m_store->articleCount() == 0) {
-        m_countLabel->setText(tr("Not loaded"));
-        m_pane->showPlaceholder(tr("Your list could not be loaded"), message);
-    }
-    m_waitingForFirstArticle = false;
-    Q_EMIT libraryFailed(message);
-}
-
-void MainWindow::contentFailed(qint64 id, const QString &message)
-{
-    if (m_shownId == id)
-        m_pane->showArticle(m_store->article(id), message, 0);
-}
-
-void MainWindow::reportShown()
-{
-    if (!m_waitingForFirstArticle)
-        return;
-    m_waitingForFirstArticle = false;
-    Q_EMIT libraryShown(articleCount());
-}
-
-void MainWindow::updateWaiting()
-{
-    const int waiting = m_engine->queue()->waitingCount();
-    const int failed = int(m_store->failedArticles().size());
-    QStringList parts;
-    if (waiting > 0)
-        parts << (waiting == 1 ? tr("1 change waiting") : tr("%1 changes waiting").arg(waiting));
-    if (failed > 0)
-        parts << QStringLiteral("<a href=\"failed\">%1</a>")
-                     .arg(failed == 1 ? tr("1 change not saved")
-                                      : tr("%1 changes not saved").arg(failed));
-    m_waitingLabel->setText(parts.join(QStringLiteral(" · ")));
-    m_waitingLabel->setToolTip(waiting > 0 ? tr("They go to the server by themselves as soon "
-                                                "as it can be reached.")
-                                           : QString());
-}
-
-void MainWindow::updateSavedCopyLabel()
-{
-    const QDateTime when = m_engine->lastRefreshed();
-    if (!when.isValid()) {
-        m_savedLabel->clear();
-        return;
-    }
-    const QDateTime local = when.toLocalTime();
-    const QString time = local.date() == QDate::currentDate()
-        ? QLocale().toString(local.time(), QLocale::ShortFormat)
-        : QLocale().toString(local, QLocale::ShortFormat);
-    m_savedLabel->setText(m_engine->isRefreshing() || isOffline()
-                              ? tr("Saved copy from %1").arg(time)
-                              : tr("Updated %1").arg(time));
-}
-
-void MainWindow::updateOfflineText()
-{
-    // With a saved copy on screen, being offline costs little: say so.
-    if (m_store->articleCount() > 0)
-        m_banner->setOfflineText(tr("You're offline — showing your saved copy; changes will "
-                                    "sync when you're back."));
-    else
-        m_banner->setOfflineText(RetryBanner::defaultOfflineText());
-}
-
-QString MainWindow::slowText()
-{
-    return tr("This is taking longer than usual — we keep trying.");
-}
-
-void MainWindow::followRetryReason(QNetworkReply *reply, const QString &reason)
-{
-    // The banner's own words ask the user to check their network. When the server itself
-    // answers with an error (a 503 storm), the network is fine: say that instead.
-    const QVariant waiting = reply->request().attribute(
-        QNetworkRequest::Attribute(RetryBannerController::UserWaitingAttribute));
-    if (!waiting.toBool())
-        return;
-    const QString server = reply->url().port() == -1
-        ? reply->url().host()
-        : QStringLiteral("%1:%2").arg(reply->url().host()).arg(reply->url().port());
-    if (reason.startsWith(QLatin1String("HTTP "))) {
-        m_banner->setText(tr("%1 is having trouble right now (it answered %2). We'll keep "
-                             "trying and update your list as soon as it is ready.")
-                              .arg(server, reason.mid(5)));
-    } else {
-        m_banner->setText(slowText());
-    }
-}
-
-void MainWindow::showSituation()
-{
-    RetryBannerController *controller = m_banner->controller();
-    const RetryBannerController::Situation situation = controller->situation();
-    if (situation == RetryBannerController::Hidden)
-        m_banner->setText(slowText()); // ready for the next slow request
-    updateOfflineText();
-    const bool waiting = situation == RetryBannerController::Offline ||
-        situation == RetryBannerController::Unreachable;
-    if (waiting) {
-        m_wasWaiting = true;
-        m_notice->hide();
-        if (m_log)
-            m_log->noteSavedCopyShown();
-    }
-    updateSavedCopyLabel();
-    const QString server = controller->unreachableServer();
-    if (waiting == m_offlineShown && (!waiting || server == m_waitingFor))
-        return;
-    m_offlineShown = waiting;
-    m_waitingFor = server;
-    const bool listEmpty = m_store->articleCount() == 0;
-    if (waiting) {
-        const bool offline = situation == RetryBannerController::Offline;
-        statusBar()->showMessage(offline ? tr("Waiting for the network…")
-                                         : tr("Waiting for %1 to answer…").arg(server));
-        if (listEmpty) {
-            m_countLabel->setText(tr("Waiting…"));
-            m_pane->showPlaceholder(tr("Your saved articles"),
-                                    offline
-                                        ? tr("Your list loads as soon as the network is back.")
-                                        : tr("Your list loads as soon as %1 answers.").arg(server));
-        } else if (m_shownId && !m_pane->showsContent()) {
-            showCurrent(); // "not available offline yet"
-        }
-        return;
-    }
-    if (m_engine->isRefreshing()) {
-        statusBar()->showMessage(tr("Back online. Updating your list…"));
-        if (listEmpty)
-            m_pane->showPlaceholder(tr("Your saved articles"), tr("Loading your list…"));
-    } else {
-        statusBar()->clearMessage();
-    }
+    m_connectivity->showFailure(message);
 }
 
 void MainWindow::step(int delta)

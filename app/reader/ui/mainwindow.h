@@ -18,7 +18,6 @@ class QLabel;
 class QLineEdit;
 class QListView;
 class QMenu;
-class QNetworkReply;
 class QSplitter;
 QT_END_NAMESPACE
 
@@ -28,6 +27,7 @@ class RetryingNetworkAccessManager;
 } // namespace KeepTrying
 
 class ArticleListModel;
+class ConnectivityNotice;
 class DeveloperWindow;
 class FilterPane;
 class ImageStore;
@@ -123,16 +123,7 @@ private:
     void currentArticleChanged(const QModelIndex &current);
     void showCurrent();
     void modelReloaded();
-    void refreshed();
-    void refreshFailed(const QString &message);
-    void contentFailed(qint64 id, const QString &message);
     void articleChanged(qint64 id);
-    void updateWaiting();
-    void updateSavedCopyLabel();
-    void updateOfflineText();
-    void showSituation();
-    void followRetryReason(QNetworkReply *reply, const QString &reason);
-    void reportShown();
     void step(int delta);
     void toggleStar();
     void toggleArchive();
@@ -141,7 +132,6 @@ private:
     void addUrl();
     void openOriginal();
     void showShortcuts();
-    static QString slowText();
     void showPreferences();
     void showFailedChanges();
     void setFontSize(qreal points);
@@ -158,6 +148,7 @@ private:
     ArticleListModel *m_model = nullptr;
     KeepTrying::RetryBanner *m_banner = nullptr;
     KeepTrying::RetryBanner *m_notice = nullptr; // "Back online — updated"
+    ConnectivityNotice *m_connectivity = nullptr;
     FilterPane *m_filters = nullptr;
     QLineEdit *m_search = nullptr;
     QListView *m_list = nullptr;
@@ -176,16 +167,10 @@ private:
     QAction *m_darkAction = nullptr;
     DeveloperWindow *m_developerWindow = nullptr;
     DeveloperHooks m_hooks;
-    QTimer m_noticeTimer;
     QTimer m_searchDelay;
     QElapsedTimer m_launch;
     qint64 m_shownId = 0;
-    bool m_waitingForFirstArticle = false;
     bool m_painted = false;
-    bool m_refreshDone = false; // a refresh has ended since the start
-    bool m_offlineShown = false; // offline, or waiting for a server that does not answer
-    bool m_wasWaiting = false; // the banner said offline/unreachable since the last refresh
-    QString m_waitingFor;
 };
 
 #endif // KEEPTRYING_READER_MAINWINDOW_H

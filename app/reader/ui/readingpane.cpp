@@ -44,6 +44,12 @@ ReadingPane::ReadingPane(ImageStore *images, QWidget *parent)
     : QTextBrowser(parent), m_images(images)
 {
     setOpenExternalLinks(true);
+    // A placeholder's action is a link within the page ("#…"): never handed to a browser.
+    connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        if (m_articleId == 0 && url.path().isEmpty() &&
+            url.fragment() == QLatin1String("placeholder-action"))
+            Q_EMIT placeholderActionChosen();
+    });
     setFrameShape(QFrame::NoFrame);
     document()->setDocumentMargin(36);
     m_pointSize = font().pointSizeF() * 1.15;
@@ -126,7 +132,7 @@ void ReadingPane::showArticle(const Article &article, const QString &missingText
     verticalScrollBar()->setValue(scrollPosition);
 }
 
-void ReadingPane::showPlaceholder(const QString &title, const QString &text)
+void ReadingPane::showPlaceholder(const QString &title, const QString &text, const QString &action)
 {
     m_articleId = 0;
     m_showsContent = false;
@@ -134,6 +140,9 @@ void ReadingPane::showPlaceholder(const QString &title, const QString &text)
     m_html = QStringLiteral("<h1>") + title.toHtmlEscaped() +
         QStringLiteral("</h1><p class=\"placeholder\">") + text.toHtmlEscaped() +
         QStringLiteral("</p>");
+    if (!action.isEmpty())
+        m_html += QStringLiteral("<p><a href=\"#placeholder-action\">") + action.toHtmlEscaped() +
+            QStringLiteral("</a></p>");
     setHtml(m_html);
 }
 

@@ -31,7 +31,10 @@ public:
     /*! Shows \a article; without content, \a missingText says why (e.g. "not available
         offline yet"). Scrolls to \a scrollPosition (pixels). */
     void showArticle(const Article &article, const QString &missingText, int scrollPosition = 0);
-    void showPlaceholder(const QString &title, const QString &text);
+    /*! Shows \a title and \a text in place of an article; a non-empty \a action is a link
+        below them that emits placeholderActionChosen() (e.g. "Sign In…"). */
+    void showPlaceholder(const QString &title, const QString &text,
+                         const QString &action = QString());
     qint64 articleId() const { return m_articleId; }
     /*! True when the article shown has its content. */
     bool showsContent() const { return m_showsContent; }
@@ -41,6 +44,10 @@ public:
     qreal fontPointSize() const { return m_pointSize; }
     void setDark(bool dark);
     bool isDark() const { return m_dark; }
+
+Q_SIGNALS:
+    /*! The link of the placeholder's action was clicked or pressed. */
+    void placeholderActionChosen();
 
 protected:
     QVariant loadResource(int type, const QUrl &name) override;

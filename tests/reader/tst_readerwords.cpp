@@ -1,0 +1,194 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+#include "testhelpers.h"
+#include "testserver.h"
+
+#include "library/readernetwork.h"
+#include "readerapp.h"
+#include "ui/mainwindow.h"
+#include "ui/readingpane.h"
+#include "ui/signindialog.h"
+
+#include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/retrybanner.h>
+#include <KeepTrying/retryingnetworkaccessmanager.h>
+
+#include <QtCore/QDir>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QSettings>
+#include <QtCore/QTemporaryDir>
+#include <QtGui/QTextBlock>
+#include <QtGui/QTextCursor>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QStatusBar>
+
+#include <memory>
+
+using KeepTrying::Demo::DemoServer;
+using KeepTrying::Test::TestServer;
+
+/*
+    What the reader says while it waits or when it gives up, as a person meets it in the
+    real window of ReaderApp: plain words, whose side the trouble is on, what happens next;
+    never a route, a status code, an attempt count, a header name or a port. And where
+    trying again cannot help, Sign In is offered in place.
+*/
+class tst_ReaderWords : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void notWallabagOffersSignIn();
+    void serverTroubleInPlainWords();
+
+private:
+    std::unique_ptr<ReaderApp> m_reader;
+};
+
+namespace {
+
+WallabagClient::Credentials demoCredentials()
+{
+    return { DemoServer::demoClientId(), DemoServer::demoClientSecret(), DemoServer::demoUsername(),
+             DemoServer::demoPassword() };
+}
+
+void makeFast(KeepTrying::RetryingNetworkAccessManager *manager)
+{
+    KeepTrying::RetryPolicy policy = ReaderNetwork::retryPolicy();
+    const KeepTrying::RetryPolicy fast = KeepTrying::Test::fastPolicy();
+    policy.initialDelayMs = fast.initialDelayMs;
+    policy.maxDelayMs = fast.maxDelayMs;
+    policy.jitter = fast.jitter;
+    manager->setRetryPolicy(policy);
+    KeepTrying::Test::switchOffBreakerAndBudget(*manager);
+}
+
+// What no person should have to read.
+const QRegularExpression engineering(QStringLiteral(
+    "/api/|\\battempt|Idempotency|HTTP|(?<![\\d.])[1-5]\\d\\d(?![\\d.])|:\\d{2,5}\\b"));
+
+// The point of the reading pane's link with this target, in viewport coordinates.
+QPoint linkPoint(ReadingPane *pane, const QString &href)
+{
+    for (QTextBlock block = pane->document()->begin(); block.isValid(); block = block.next()) {
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (fragment.charFormat().anchorHref() != href)
+                continue;
+            QTextCursor cursor(pane->document());
+            cursor.setPosition(fragment.position() + fragment.length() / 2);
+            return pane->cursorRect(cursor).center();
+        }
+    }
+    return QPoint(-1, -1);
+}
+
+} // namespace
+
+void tst_ReaderWords::init()
+{
+    QSettings().clear();
+}
+
+void tst_ReaderWords::cleanup()
+{
+    m_reader.reset();
+}
+
+// A web server that is not wallabag answers the sign-in's POST with 501 (Python's
+// http.server does): the address is the problem, and Sign In is where to fix it.
+void tst_ReaderWords::notWallabagOffersSignIn()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) {
+        return TestServer::respond(501, "<html><body>Unsupported method ('POST')</body></html>",
+                                   { { "Content-Type", "text/html" } });
+    });
+    ReaderOptions options;
+    options.server = server.url();
+    options.credentials = demoCredentials();
+    m_reader = std::make_unique<ReaderApp>(options);
+    QVERIFY2(m_reader->open(), qPrintable(m_reader->errorMessage()));
+    MainWindow *window = m_reader->window();
+    QSignalSpy failed(window, &MainWindow::libraryFailed);
+    m_reader->start();
+    QVERIFY(QTest::qWaitForWindowExposed(window));
+    QVERIFY(failed.wait(10000));
+
+    const QString message = failed.constFirst().constFirst().toString();
+    QVERIFY2(message.contains(QStringLiteral("doesn't look like a wallabag server")),
+             qPrintable(message));
+    QVERIFY2(!message.contains(engineering), qPrintable(message));
+    QCOMPARE(window->statusBar()->currentMessage(), message);
+    ReadingPane *pane = window->readingPane();
+    const QString shown = pane->toPlainText();
+    QVERIFY2(shown.contains(QStringLiteral("Your list could not be loaded")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("Sign In…")), qPrintable(shown));
+
+    // Sign In… in the message opens File ▸ Sign In…'s dialog.
+    const QPoint link = linkPoint(pane, QStringLiteral("#placeholder-action"));
+    QVERIFY(link.x() >= 0);
+    QSignalSpy asked(window, &MainWindow::signInRequested);
+    QTest::mouseClick(pane->viewport(), Qt::LeftButton, {}, link);
+    QTRY_COMPARE_WITH_TIMEOUT(asked.count(), 1, 5000);
+    SignInDialog *dialog = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (dialog = window->findChild<SignInDialog *>(QStringLiteral("signInDialog"))) &&
+            dialog->isVisible(),
+        5000);
+    dialog->reject();
+}
+
+// A 503 storm on the list: the status bar and the banner say the server has trouble and
+// the reader keeps trying, without the route, the status or the attempt.
+void tst_ReaderWords::serverTroubleInPlainWords()
+{
+    ReaderOptions options;
+    options.demoFaults = { QStringLiteral("route=/api/entries*,status=503,count=4") };
+    m_reader = std::make_unique<ReaderApp>(options);
+    QVERIFY2(m_reader->open(), qPrintable(m_reader->errorMessage()));
+    makeFast(m_reader->manager());
+    MainWindow *window = m_reader->window();
+    QStringList said;
+    connect(window->statusBar(), &QStatusBar::messageChanged, this, [&said](const QString &text) {
+        if (!text.isEmpty())
+            said << text;
+    });
+    connect(window->banner(), &KeepTrying::RetryBanner::textChanged, this,
+            [&said](const QString &text) { said << text; });
+    QSignalSpy shown(window, &MainWindow::libraryShown);
+    m_reader->start();
+    QVERIFY(shown.wait(15000));
+
+    const QStringList trouble = said.filter(QStringLiteral("having trouble"));
+    QVERIFY2(!trouble.isEmpty(), qPrintable(said.join(QLatin1Char('\n'))));
+    QVERIFY2(!said.filter(QStringLiteral("tries again by itself")).isEmpty(),
+             qPrintable(said.join(QLatin1Char('\n'))));
+    for (const QString &text : std::as_const(said))
+        QVERIFY2(!text.contains(engineering), qPrintable(text));
+}
+
+// Settings, libraries and offline copies in a directory of the test's own, and no keychain.
+int main(int argc, char *argv[])
+{
+    QTemporaryDir home;
+    if (!home.isValid())
+        return 1;
+    for (const char *name : { "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME" })
+        qputenv(name, QDir(home.path()).filePath(QString::fromLatin1(name)).toLocal8Bit());
+    qputenv("KEEPTRYING_NO_KEYCHAIN", "1");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("KeepTrying"));
+    QApplication::setApplicationName(QStringLiteral("tst_readerwords"));
+    tst_ReaderWords test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_readerwords.moc"
