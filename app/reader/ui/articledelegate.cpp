@@ -58,9 +58,13 @@ QString ArticleDelegate::fitMeta(const QStringList &parts, const QFontMetrics &m
         if (!part.isEmpty())
             kept << part;
     }
-    while (kept.size() > 1 && metrics.horizontalAdvance(kept.join(separator)) > width)
+    // elidedText() itself decides what fits (its rounding differs from horizontalAdvance()).
+    QString line = kept.join(separator);
+    while (kept.size() > 1 && metrics.elidedText(line, Qt::ElideRight, qMax(0, width)) != line) {
         kept.removeLast();
-    return metrics.elidedText(kept.join(separator), Qt::ElideRight, qMax(0, width));
+        line = kept.join(separator);
+    }
+    return metrics.elidedText(line, Qt::ElideRight, qMax(0, width));
 }
 
 ArticleDelegate::ArticleDelegate(ImageStore *images, QObject *parent)

@@ -755,14 +755,14 @@ void MainWindow::editTags()
 
 void MainWindow::addUrl()
 {
-    // Wide enough for a whole address as people paste them (about 80 characters).
+    // Wide enough for a whole address as people paste them (about 90 characters).
     QInputDialog dialog(this);
     dialog.setObjectName(QStringLiteral("saveLinkDialog"));
     dialog.setWindowTitle(tr("Save a Link"));
     dialog.setLabelText(tr("Web address of the article to save:"));
     dialog.setInputMode(QInputDialog::TextInput);
     dialog.resize(qMax(dialog.sizeHint().width(),
-                       dialog.fontMetrics().averageCharWidth() * 80 + 40),
+                       dialog.fontMetrics().averageCharWidth() * 90 + 40),
                   dialog.sizeHint().height());
     const bool ok = dialog.exec() == QDialog::Accepted;
     const QString text = dialog.textValue();
