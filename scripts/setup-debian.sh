@@ -13,6 +13,7 @@ packages=(
     qt6-base-dev qt6-base-dev-tools
     qt6-httpserver-dev qt6-websockets-dev   # Qt6HttpServer's CMake package needs QtWebSockets
     libqt6sql6-sqlite qt6-l10n-tools qt6-tools-dev   # qt6-tools-dev: LinguistTools for the .ts
+    libsqlite3-dev   # the reader's accent-folding search registers a function on Qt's SQLite
     libgl-dev fonts-dejavu-core
     iproute2 util-linux
     libnghttp2-dev valgrind   # the HTTP/2 test server; the memcheck pass of make test

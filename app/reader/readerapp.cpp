@@ -13,6 +13,7 @@
 #include "library/syncengine.h"
 #include "library/wallabagclient.h"
 #include "savedaccount.h"
+#include "scriptoutput.h"
 #include "signinflow.h"
 #include "ui/mainwindow.h"
 #include "ui/preferencesdialog.h"
@@ -124,9 +125,8 @@ bool ReaderApp::chooseStartAccount()
     const QUrl server = m_builtIn.baseUrl();
     QSettings().setValue(QStringLiteral("builtInServer/port"), server.port());
     // For QA scripts: where to send curl, faults and outages.
-    std::printf("demo server: %s\ndemo server admin: %s\n", qPrintable(server.toString()),
-                qPrintable(m_builtIn.adminUrl().toString()));
-    std::fflush(stdout);
+    ScriptOutput::print(QStringLiteral("demo server: ") + server.toString());
+    ScriptOutput::print(QStringLiteral("demo server admin: ") + m_builtIn.adminUrl().toString());
     removeDemoOutbox();
     m_account = { AccountKeys::demo(), server, demoCredentials() };
     m_serverDescription = describeBuiltIn(server);

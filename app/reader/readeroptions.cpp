@@ -110,7 +110,9 @@ ReaderCommandLine::ReaderCommandLine()
                             "banner says the server does not answer) or failed (the list could "
                             "not be loaded and the window says why), waiting (changes made "
                             "offline wait to be sent), failed-change (the server refused a "
-                            "change), signin (the sign-in dialog), developer (the Developer "
+                            "change; needs a fault injected that refuses one, e.g. "
+                            "--demo-fault method=PATCH,status=403, or it ends with exit code 1 "
+                            "at --quit-after), signin (the sign-in dialog), developer (the Developer "
                             "window with the request log) or back-online (the short notice "
                             "after an offline wait; with --simulate-offline and "
                             "--back-online-after). Default: loaded."),

@@ -3,6 +3,8 @@
 
 #include "screenshotdriver.h"
 
+#include "scriptoutput.h"
+
 #include "library/changequeue.h"
 #include "library/imagestore.h"
 #include "library/syncengine.h"
@@ -26,8 +28,13 @@ namespace {
 
 constexpr int ImageGraceMs = 2000;
 
+// Progress for scripts on stdout, timestamped; complaints on stderr as they are.
 void printLine(FILE *stream, const QString &line)
 {
+    if (stream == stdout) {
+        ScriptOutput::print(line);
+        return;
+    }
     std::fputs(qPrintable(line + QLatin1Char('\n')), stream);
     std::fflush(stream);
 }
@@ -53,8 +60,10 @@ ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, SyncE
     connect(engine->queue(), &ChangeQueue::waitingCountChanged, this,
             [](int count) { printLine(stdout, QStringLiteral("changes waiting: %1").arg(count)); });
     connect(engine->store(), &LocalStore::articleChanged, this, [this](qint64) {
-        if (m_goal == Goal::FailedChange && !m_finished &&
+        // Once: every later change of the article (its row, the dialog's count) says the same.
+        if (m_goal == Goal::FailedChange && !m_finished && !m_refusalSeen &&
             !m_engine->store()->failedArticles().isEmpty()) {
+            m_refusalSeen = true;
             printLine(stdout,
                       QStringLiteral("change refused: %1")
                           .arg(m_engine->store()->failedArticles().constFirst().syncError));
@@ -119,6 +128,8 @@ void ScreenshotDriver::imagesSettledOrTimedOut()
     if (m_loaded || !m_listShown)
         return;
     m_loaded = true;
+    // What the list shows now: it may have settled since libraryShown() counted it.
+    m_count = m_window->articleCount();
     printLine(stdout, QStringLiteral("loaded %1 articles").arg(m_count));
     actAfterLoaded();
     checkDone();
@@ -300,7 +311,9 @@ void ScreenshotDriver::timedOut()
     else if (m_goal == Goal::Saved)
         what = QStringLiteral("no saved copy was painted");
     else if (m_goal == Goal::FailedChange && m_loaded)
-        what = QStringLiteral("the server did not refuse the change");
+        what = QStringLiteral("the server did not refuse the change (failed-change needs a "
+                              "fault that refuses one, e.g. --demo-fault "
+                              "method=PATCH,status=403)");
     else if (!m_loaded)
         what = QStringLiteral("the library did not load");
     else

@@ -104,6 +104,7 @@ private:
     int m_count = -1;
     bool m_listShown = false;
     bool m_loaded = false;
+    bool m_refusalSeen = false; // failed-change: the first refusal ends the run
     bool m_bannerSaved = false;
     bool m_wentBackOnline = false;
     bool m_finished = false;

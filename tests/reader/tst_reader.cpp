@@ -40,15 +40,20 @@ private Q_SLOTS:
     void passwordFromEnvironment();
     void badServerUrl_data();
     void badServerUrl();
+    void linesForScriptsCarryTimestamps();
+    void failedChangeScreenshotOnce();
 
 private:
     struct Run
     {
         int exitCode = -1;
         QProcess::ExitStatus exitStatus = QProcess::CrashExit;
-        QStringList out;
+        QStringList out; // stdout's lines, each without its timestamp
+        QStringList untimed; // stdout's lines that had none (--help's)
+        QStringList stamps; // the timestamps, in order
         QString err;
     };
+    static void readOut(Run &run, const QByteArray &out);
     // environment: "NAME=value" entries added to the reader's environment.
     Run runReader(const QStringList &arguments, int timeoutMs = 15000,
                   const QStringList &environment = {});
@@ -94,8 +99,7 @@ tst_Reader::Run tst_Reader::runReader(const QStringList &arguments, int timeoutM
     }
     run.exitCode = process.exitCode();
     run.exitStatus = process.exitStatus();
-    run.out = QString::fromLocal8Bit(process.readAllStandardOutput())
-                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    readOut(run, process.readAllStandardOutput());
     run.err = QString::fromLocal8Bit(process.readAllStandardError());
     return run;
 }
@@ -117,6 +121,26 @@ void tst_Reader::startReader(QProcess &process, const QUrl &server, const QStrin
                       arguments);
 }
 
+// The reader's lines for scripts start with when they were printed (ISO 8601 UTC with
+// milliseconds, then a space); the tests read what follows.
+void tst_Reader::readOut(Run &run, const QByteArray &out)
+{
+    static const QRegularExpression stamped(
+        QStringLiteral("^(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z) (.*)$"));
+    const QStringList lines =
+        QString::fromLocal8Bit(out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString &line : lines) {
+        const QRegularExpressionMatch m = stamped.match(line);
+        if (m.hasMatch()) {
+            run.stamps << m.captured(1);
+            run.out << m.captured(2);
+        } else {
+            run.untimed << line;
+            run.out << line;
+        }
+    }
+}
+
 void tst_Reader::isolate(QProcessEnvironment &env)
 {
     const QString home = m_dir.filePath(QStringLiteral("home-%1").arg(++m_homes));
@@ -136,8 +160,7 @@ tst_Reader::Run tst_Reader::collect(QProcess &process)
     }
     run.exitCode = process.exitCode();
     run.exitStatus = process.exitStatus();
-    run.out = QString::fromLocal8Bit(process.readAllStandardOutput())
-                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    readOut(run, process.readAllStandardOutput());
     run.err = QString::fromLocal8Bit(process.readAllStandardError());
     return run;
 }
@@ -507,6 +530,58 @@ void tst_Reader::badServerUrl()
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(QStringLiteral("--server")), qPrintable(run.err));
     QVERIFY(run.out.isEmpty());
+}
+
+// Every line for scripts says when it was printed, in order; the count of "loaded" is the
+// list's as shown, the same as the Unread count beside it.
+void tst_Reader::linesForScriptsCarryTimestamps()
+{
+    const QString shot = m_dir.filePath(QStringLiteral("stamped.png"));
+    const Run run = runReader({ QStringLiteral("--screenshot"), shot,
+                                QStringLiteral("--screenshot-when"), QStringLiteral("loaded"),
+                                QStringLiteral("--quit-after"), QStringLiteral("12000") });
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.untimed.isEmpty(), qPrintable(run.untimed.join(QLatin1Char('|'))));
+    QVERIFY(run.stamps.size() >= 4); // demo server, admin, loaded, screenshot, filters
+    QCOMPARE(run.stamps.size(), run.out.size());
+    QDateTime previous;
+    for (const QString &stamp : run.stamps) {
+        const QDateTime at = QDateTime::fromString(stamp, Qt::ISODateWithMs);
+        QVERIFY2(at.isValid(), qPrintable(stamp));
+        QVERIFY2(!previous.isValid() || at >= previous, qPrintable(stamp));
+        previous = at;
+    }
+    const QRegularExpression loaded(QStringLiteral("^loaded (\\d+) articles$"));
+    const QStringList loadedLines = run.out.filter(loaded);
+    QCOMPARE(loadedLines.size(), 1);
+    const QStringList filters = run.out.filter(QRegularExpression(QStringLiteral("^filters: ")));
+    QCOMPARE(filters.size(), 1);
+    QVERIFY2(
+        filters.constFirst().contains(
+            QStringLiteral("Unread=%1;").arg(loaded.match(loadedLines.constFirst()).captured(1))),
+        qPrintable(loadedLines.constFirst() + QLatin1Char('|') + filters.constFirst()));
+}
+
+// --screenshot-when failed-change ends at the first refusal: one screenshot, exit 0; --help
+// says that it needs a fault that refuses a change.
+void tst_Reader::failedChangeScreenshotOnce()
+{
+    const QString shot = m_dir.filePath(QStringLiteral("refused.png"));
+    const Run run =
+        runReader({ QStringLiteral("--screenshot"), shot, QStringLiteral("--screenshot-when"),
+                    QStringLiteral("failed-change"), QStringLiteral("--demo-fault"),
+                    QStringLiteral("method=PATCH,status=403"), QStringLiteral("--quit-after"),
+                    QStringLiteral("12000") });
+    QVERIFY2(run.exitStatus == QProcess::NormalExit && run.exitCode == 0, qPrintable(run.err));
+    QCOMPARE(run.out.filter(QRegularExpression(QStringLiteral("^screenshot: "))).size(), 1);
+    QCOMPARE(run.out.filter(QRegularExpression(QStringLiteral("^change refused: "))).size(), 1);
+    checkScreenshot(shot);
+
+    const Run help = runReader({ QStringLiteral("--help") });
+    const QString text = help.out.join(QLatin1Char(' ')).simplified();
+    QVERIFY2(text.contains(QLatin1String("failed-change (the server refused a change; needs a "
+                                         "fault injected that refuses one")),
+             qPrintable(text));
 }
 
 QTEST_GUILESS_MAIN(tst_Reader)

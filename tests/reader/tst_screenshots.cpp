@@ -54,8 +54,11 @@ QStringList tst_Screenshots::run(const QString &home, const QStringList &argumen
         process.kill();
         process.waitForFinished(2000);
     }
-    const QStringList out = QString::fromLocal8Bit(process.readAllStandardOutput())
-                                .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QStringList out = QString::fromLocal8Bit(process.readAllStandardOutput())
+                          .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    // Each line for scripts starts with its timestamp and a space: read what follows.
+    for (QString &line : out)
+        line = line.section(QLatin1Char(' '), 1);
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         qWarning("%s", process.readAllStandardError().constData());
         return {};

@@ -3,6 +3,8 @@
 
 #include "localstore.h"
 
+#include "searchfold.h"
+
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QDir>
 #include <QtCore/QJsonArray>
@@ -96,7 +98,10 @@ Article summaryFrom(const QSqlQuery &q, const QUrl &server)
     a.url = QUrl(q.value(2).toString());
     a.domain = q.value(3).toString();
     a.readingTimeMinutes = q.value(4).toInt();
-    a.previewPicture = server.resolved(QUrl(q.value(5).toString()));
+    // No picture stays none: an empty path resolved against the server is the server's root,
+    // which the list would then ask for as the preview (a GET of / answered 404).
+    if (const QString preview = q.value(5).toString(); !preview.isEmpty())
+        a.previewPicture = server.resolved(QUrl(preview));
     if (const qint64 ms = q.value(6).toLongLong())
         a.createdAt = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
     if (const qint64 ms = q.value(7).toLongLong())
@@ -157,6 +162,7 @@ bool LocalStore::open(const QString &path, QString *errorMessage)
         return false;
     }
     m_path = path;
+    m_foldedSearch = SearchFold::install(db);
     exec(QStringLiteral("PRAGMA journal_mode=WAL"));
     exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
     const QStringList statements =
@@ -224,6 +230,14 @@ QList<Article> LocalStore::articles(const Filter &filter) const
     const QStringList words =
         filter.search.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     for (const QString &word : words) {
+        // Accents and case ignored on both sides ("zuge" finds "Züge"), where SQLite lets us.
+        if (m_foldedSearch) {
+            sql += QStringLiteral(" AND (kt_contains(title, ?) OR kt_contains(domain, ?) OR "
+                                  "kt_contains(content, ?))");
+            const QString folded = SearchFold::fold(word);
+            values << folded << folded << folded;
+            continue;
+        }
         sql += QStringLiteral(" AND (title LIKE ? ESCAPE '\\' OR domain LIKE ? ESCAPE '\\' OR "
                               "content LIKE ? ESCAPE '\\')");
         const QString pattern = likePattern(word);

@@ -158,6 +158,7 @@ private:
     QString m_connection;
     QUrl m_server;
     QString m_path;
+    bool m_foldedSearch = false; // kt_contains() is there (SearchFold::install)
 };
 
 #endif // KEEPTRYING_READER_LOCALSTORE_H

@@ -6,11 +6,15 @@
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/redaction.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/retryingreply.h>
+
+#include <QtCore/QLocale>
 
 #include <QtNetwork/QNetworkReply>
 
 using KeepTrying::CircuitBreaker;
 using KeepTrying::RetryingNetworkAccessManager;
+using KeepTrying::RetryingReply;
 
 namespace {
 
@@ -58,6 +62,7 @@ RequestLog::RequestLog(RetryingNetworkAccessManager *manager, QObject *parent)
                 const int row = rowOf(reply, true);
                 Entry &e = m_entries[row];
                 e.attempts = attempt;
+                e.waiting = false;
                 e.breaker = breakerName(m_manager->circuitBreaker()->state(reply->url()));
                 changed(row);
             });
@@ -66,6 +71,8 @@ RequestLog::RequestLog(RetryingNetworkAccessManager *manager, QObject *parent)
                 const int row = rowOf(reply, true);
                 m_entries[row].events
                     << tr("attempt %1: %2, next in %3 ms").arg(attempt).arg(reason).arg(delayMs);
+                m_entries[row].waitReason = tr("backoff after %1").arg(reason);
+                m_entries[row].waiting = true;
                 m_entries[row].breaker =
                     breakerName(m_manager->circuitBreaker()->state(reply->url()));
                 changed(row);
@@ -75,6 +82,11 @@ RequestLog::RequestLog(RetryingNetworkAccessManager *manager, QObject *parent)
                 const int row = rowOf(reply, true);
                 m_entries[row].events
                     << (waiting ? tr("waiting for connectivity") : tr("connectivity back"));
+                if (waiting)
+                    m_entries[row].waitReason = m_manager->isSimulatedOffline()
+                        ? tr("offline (simulated)")
+                        : tr("no connectivity to %1").arg(reply->url().host());
+                m_entries[row].waiting = waiting;
                 changed(row);
             });
     connect(manager, &RetryingNetworkAccessManager::gaveUp, this,
@@ -92,6 +104,7 @@ void RequestLog::replyFinished(QNetworkReply *reply)
         if (row < 0)
             return;
         Entry &e = m_entries[row];
+        e.waiting = false;
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (reply->error() == QNetworkReply::OperationCanceledError)
             e.outcome = tr("cancelled");
@@ -142,6 +155,17 @@ int RequestLog::rowOf(QNetworkReply *reply, bool create)
     e.started = QDateTime::currentDateTime();
     e.method = methodOf(reply);
     e.url = KeepTrying::redactedUrl(reply->url()).toDisplayString();
+    if (const auto *retrying = qobject_cast<const RetryingReply *>(reply)) {
+        e.idempotencyKey = retrying->idempotencyKey();
+        e.bodySize = retrying->requestBodySize();
+        // A request that waits before its first attempt says so before any signal does.
+        if (retrying->isWaitingForConnectivity()) {
+            e.waiting = true;
+            e.waitReason = m_manager->isSimulatedOffline()
+                ? tr("offline (simulated)")
+                : tr("no connectivity to %1").arg(reply->url().host());
+        }
+    }
     const int row = int(m_entries.size());
     beginInsertRows({}, row, row);
     m_entries << e;
@@ -173,10 +197,22 @@ QString RequestLog::cell(const Entry &e, int column) const
     switch (column) {
     case Started:
         return e.started.toString(QStringLiteral("HH:mm:ss.zzz"));
-    case Request:
-        return QString::fromLatin1(e.method) + QLatin1Char(' ') + e.url;
+    case Method:
+        return QString::fromLatin1(e.method);
+    case Url:
+        return e.url;
+    case IdempotencyKey:
+        return QString::fromLatin1(e.idempotencyKey);
+    case BodySize:
+        if (e.bodySize < 0)
+            return tr("streamed");
+        return e.bodySize == 0 ? QString() : QLocale::c().toString(e.bodySize) + tr(" B");
     case Attempts:
         return QString::number(e.attempts);
+    case WaitReason:
+        if (e.waitReason.isEmpty())
+            return {};
+        return e.waiting ? e.waitReason : tr("(was) %1").arg(e.waitReason);
     case Events:
         return e.events.join(QStringLiteral("; "));
     case Breaker:
@@ -196,6 +232,8 @@ QVariant RequestLog::data(const QModelIndex &index, int role) const
     const Entry &e = m_entries.at(index.row());
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
         return cell(e, index.column());
+    if (role == Qt::TextAlignmentRole && (index.column() == BodySize || index.column() == Attempts))
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
 
@@ -206,10 +244,18 @@ QVariant RequestLog::headerData(int section, Qt::Orientation orientation, int ro
     switch (section) {
     case Started:
         return tr("Started");
-    case Request:
-        return tr("Request");
+    case Method:
+        return tr("Method");
+    case Url:
+        return tr("URL");
+    case IdempotencyKey:
+        return tr("Idempotency-Key");
+    case BodySize:
+        return tr("Body");
     case Attempts:
         return tr("Attempts");
+    case WaitReason:
+        return tr("Wait reason");
     case Events:
         return tr("Delays and reasons");
     case Breaker:

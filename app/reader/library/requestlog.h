@@ -20,24 +20,43 @@ class RetryingNetworkAccessManager;
 
 /*
     A live log of the manager's logical requests for the Developer menu, one row each: when
-    it started, method and URL (credentials redacted as KeepTrying/redaction.h says),
-    attempts, each retry's delay and reason, waits for connectivity, the circuit breaker's
-    state for its origin, whether a saved copy was shown meanwhile, and how it ended. Built
-    from the manager's signals only (attemptStarted, retryScheduled, waitingForConnectivity,
-    gaveUp, finished); keeps the last maxRows() requests.
+    it started, method, the whole URL (credentials redacted as KeepTrying/redaction.h says),
+    the Idempotency-Key sent with every attempt, the size of the request body, attempts,
+    why it waits (or last waited), each retry's delay and reason, waits for connectivity,
+    the circuit breaker's state for its origin, whether a saved copy was shown meanwhile,
+    and how it ended. Built from the manager's signals (attemptStarted, retryScheduled,
+    waitingForConnectivity, gaveUp, finished) and what the RetryingReply says of itself;
+    keeps the last maxRows() requests.
 */
 class RequestLog : public QAbstractTableModel
 {
     Q_OBJECT
 
 public:
-    enum Column { Started, Request, Attempts, Events, Breaker, SavedCopy, Outcome, ColumnCount };
+    enum Column {
+        Started,
+        Method,
+        Url,
+        IdempotencyKey,
+        BodySize,
+        Attempts,
+        WaitReason,
+        Events,
+        Breaker,
+        SavedCopy,
+        Outcome,
+        ColumnCount
+    };
     struct Entry
     {
         QDateTime started;
         QByteArray method;
         QString url;
+        QByteArray idempotencyKey; // empty: none sent
+        qint64 bodySize = 0; // -1: streamed, length unknown
         int attempts = 0;
+        QString waitReason; // why it waits now, or last waited; empty: never waited
+        bool waiting = false;
         QStringList events; // "retry in 812 ms: HTTP 503", "waiting for connectivity"
         QString breaker; // closed / open / half-open at the last attempt
         bool savedCopyShown = false;

@@ -50,6 +50,23 @@ QColor tileColor(const QString &domain)
 
 } // namespace
 
+QString ArticleDelegate::fitMeta(const QStringList &parts, const QFontMetrics &metrics, int width)
+{
+    static const QString separator = QStringLiteral("  ·  ");
+    QStringList kept;
+    for (const QString &part : parts) {
+        if (!part.isEmpty())
+            kept << part;
+    }
+    // elidedText() itself decides what fits (its rounding differs from horizontalAdvance()).
+    QString line = kept.join(separator);
+    while (kept.size() > 1 && metrics.elidedText(line, Qt::ElideRight, qMax(0, width)) != line) {
+        kept.removeLast();
+        line = kept.join(separator);
+    }
+    return metrics.elidedText(line, Qt::ElideRight, qMax(0, width));
+}
+
 ArticleDelegate::ArticleDelegate(ImageStore *images, QObject *parent)
     : QStyledItemDelegate(parent), m_images(images)
 {
@@ -136,13 +153,12 @@ void ArticleDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     metaFont.setPointSizeF(option.font.pointSizeF() * 0.92);
     const QFontMetrics metaMetrics(metaFont);
     const int minutes = index.data(ArticleListModel::ReadingTimeRole).toInt();
-    QString meta = domain;
+    QStringList meta { domain };
     if (minutes > 0)
-        meta += QStringLiteral("  ·  ") + tr("%1 min read").arg(minutes);
+        meta << tr("%1 min read").arg(minutes);
     const QDateTime saved = index.data(ArticleListModel::CreatedRole).toDateTime();
     if (saved.isValid())
-        meta += QStringLiteral("  ·  ") +
-            QLocale().toString(saved.toLocalTime().date(), QLocale::ShortFormat);
+        meta << QLocale().toString(saved.toLocalTime().date(), QLocale::ShortFormat);
     QColor metaColor = palette.color(QPalette::Text);
     metaColor.setAlpha(150);
     const QRect metaRect(textLeft, thumbRect.bottom() + 1 - metaMetrics.height(), textWidth,
@@ -154,6 +170,9 @@ void ArticleDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     QColor syncColor = metaColor;
     if (sync == SyncState::Waiting) {
         syncText = tr("↻ Waiting to sync");
+        // In a narrow list the state keeps its word and leaves the site room.
+        if (metaMetrics.horizontalAdvance(syncText) > textWidth / 2)
+            syncText = tr("↻ Waiting");
     } else if (sync == SyncState::Failed) {
         syncText = tr("⚠ Not saved");
         syncColor = palette.color(QPalette::Text).lightness() > 128 ? QColor(0xff, 0x8a, 0x80)
@@ -164,7 +183,7 @@ void ArticleDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     painter->setFont(metaFont);
     painter->setPen(metaColor);
     painter->drawText(metaRect.adjusted(0, 0, -starWidth, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                      metaMetrics.elidedText(meta, Qt::ElideRight, textWidth - starWidth));
+                      fitMeta(meta, metaMetrics, textWidth - starWidth - 6));
     if (!syncText.isEmpty()) {
         painter->setPen(syncColor);
         painter->drawText(metaRect, Qt::AlignRight | Qt::AlignVCenter, syncText);

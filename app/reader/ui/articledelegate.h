@@ -24,6 +24,11 @@ public:
                const QModelIndex &index) const override;
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
 
+    /*! The metadata line in \a width: \a parts joined with " · ", the last ones left out
+        whole rather than cut (the date first, then the reading time); only a first part
+        that does not fit alone is elided. Empty parts are skipped. */
+    static QString fitMeta(const QStringList &parts, const QFontMetrics &metrics, int width);
+
 private:
     ImageStore *m_images;
 };

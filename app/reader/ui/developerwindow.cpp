@@ -6,8 +6,10 @@
 #include "library/requestlog.h"
 
 #include <QtCore/QSortFilterProxyModel>
+#include <QtGui/QAction>
 #include <QtGui/QClipboard>
 #include <QtGui/QGuiApplication>
+#include <QtWidgets/QCheckBox>
 #include <QtWidgets/QGroupBox>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
@@ -32,13 +34,36 @@ QList<DeveloperWindow::Preset> DeveloperWindow::presets()
 }
 
 DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHooks &hooks,
-                                 QWidget *parent)
+                                 QAction *simulateOffline, QWidget *parent)
     : QDialog(parent), m_log(log), m_hooks(hooks)
 {
     setWindowTitle(tr("Developer — Faults and Request Log"));
     setObjectName(QStringLiteral("developerWindow"));
-    resize(1000, 640);
+    resize(1100, 640);
     auto *layout = new QVBoxLayout(this);
+
+    // The same switch as the menu's, so QA need not leave this window to go offline.
+    auto *networkRow = new QHBoxLayout;
+    m_offlineBox = new QCheckBox(tr("Simulate offline"), this);
+    m_offlineBox->setObjectName(QStringLiteral("simulateOfflineBox"));
+    m_offlineBox->setToolTip(simulateOffline ? simulateOffline->statusTip() : QString());
+    m_networkState = new QLabel(this);
+    m_networkState->setObjectName(QStringLiteral("networkState"));
+    networkRow->addWidget(m_offlineBox);
+    networkRow->addWidget(m_networkState, 1);
+    layout->addLayout(networkRow);
+    if (simulateOffline) {
+        if (!simulateOffline->shortcut().isEmpty())
+            m_offlineBox->setText(
+                tr("Simulate offline (%1)")
+                    .arg(simulateOffline->shortcut().toString(QKeySequence::NativeText)));
+        m_offlineBox->setChecked(simulateOffline->isChecked());
+        connect(m_offlineBox, &QCheckBox::toggled, simulateOffline, &QAction::setChecked);
+        connect(simulateOffline, &QAction::toggled, this, &DeveloperWindow::showOffline);
+    } else {
+        m_offlineBox->setEnabled(false);
+    }
+    showOffline(m_offlineBox->isChecked());
 
     auto *faults = new QGroupBox(tr("Faults of the built-in server"), this);
     auto *faultsLayout = new QVBoxLayout(faults);
@@ -124,12 +149,19 @@ DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHoo
     m_logView->verticalHeader()->hide();
     m_logView->horizontalHeader()->setStretchLastSection(true);
     m_logView->setWordWrap(false);
+    // A long URL keeps its host and its end (the query, the id): cut in the middle, and
+    // whole in the tooltip and in Copy as Text.
+    m_logView->setTextElideMode(Qt::ElideMiddle);
     m_logView->setColumnWidth(RequestLog::Started, 95);
-    m_logView->setColumnWidth(RequestLog::Request, 280);
-    m_logView->setColumnWidth(RequestLog::Attempts, 70);
-    m_logView->setColumnWidth(RequestLog::Events, 210);
+    m_logView->setColumnWidth(RequestLog::Method, 60);
+    m_logView->setColumnWidth(RequestLog::Url, 260);
+    m_logView->setColumnWidth(RequestLog::IdempotencyKey, 110);
+    m_logView->setColumnWidth(RequestLog::BodySize, 60);
+    m_logView->setColumnWidth(RequestLog::Attempts, 65);
+    m_logView->setColumnWidth(RequestLog::WaitReason, 150);
+    m_logView->setColumnWidth(RequestLog::Events, 200);
     m_logView->setColumnWidth(RequestLog::Breaker, 70);
-    m_logView->setColumnWidth(RequestLog::SavedCopy, 125);
+    m_logView->setColumnWidth(RequestLog::SavedCopy, 90);
     connect(log, &QAbstractItemModel::rowsInserted, m_logView, &QTableView::scrollToBottom);
     logLayout->addWidget(m_logView, 1);
     layout->addWidget(logBox, 1);
@@ -140,6 +172,15 @@ DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHoo
     connect(&m_poll, &QTimer::timeout, this, &DeveloperWindow::updateActive);
     m_poll.start();
     updateActive();
+}
+
+void DeveloperWindow::showOffline(bool offline)
+{
+    if (m_offlineBox->isChecked() != offline)
+        m_offlineBox->setChecked(offline);
+    m_networkState->setText(offline ? tr("Now: offline (simulated); requests wait until this "
+                                         "is switched off.")
+                                    : tr("Now: using the network."));
 }
 
 QString DeveloperWindow::logText() const

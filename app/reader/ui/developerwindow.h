@@ -10,6 +10,8 @@
 #include <QtWidgets/QDialog>
 
 QT_BEGIN_NAMESPACE
+class QAction;
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -21,7 +23,8 @@ QT_END_NAMESPACE
 class RequestLog;
 
 /*
-    Developer ▸ Faults and Request Log, for QA: fault presets for the built-in server, a
+    Developer ▸ Faults and Request Log, for QA: Simulate Offline (the menu action's twin, in
+    step with it) and what the reader is now, fault presets for the built-in server, a
     free-form fault spec that is checked as it is typed (an invalid spec keeps its text and
     says what is wrong), the faults active now, and the live request log, filterable and
     copyable as text.
@@ -31,9 +34,13 @@ class DeveloperWindow : public QDialog
     Q_OBJECT
 
 public:
+    /*! \a simulateOffline is Developer ▸ Simulate Offline: the window's check box follows
+        it and sets it. */
     DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHooks &hooks,
-                    QWidget *parent = nullptr);
+                    QAction *simulateOffline, QWidget *parent = nullptr);
 
+    QCheckBox *simulateOfflineBox() const { return m_offlineBox; }
+    QLabel *networkState() const { return m_networkState; }
     QLineEdit *specField() const { return m_spec; }
     QLabel *specStatus() const { return m_specStatus; }
     QListWidget *activeFaults() const { return m_active; }
@@ -55,9 +62,12 @@ public:
 private:
     void validate();
     void updateActive();
+    void showOffline(bool offline);
 
     RequestLog *m_log;
     MainWindow::DeveloperHooks m_hooks;
+    QCheckBox *m_offlineBox = nullptr;
+    QLabel *m_networkState = nullptr;
     QLineEdit *m_spec = nullptr;
     QLabel *m_specStatus = nullptr;
     QPushButton *m_add = nullptr;

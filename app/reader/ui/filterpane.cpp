@@ -5,6 +5,7 @@
 
 #include <QtCore/QLocale>
 #include <QtGui/QPainter>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QStyledItemDelegate>
 
 namespace {
@@ -32,10 +33,18 @@ public:
     {
         QStyleOptionViewItem opt = option;
         opt.rect.adjust(10, 0, -10, 0);
-        QStyledItemDelegate::paint(painter, opt, index);
         const QVariant count = index.data(CountRole);
-        if (!count.isValid())
+        if (!count.isValid()) {
+            QStyledItemDelegate::paint(painter, opt, index);
             return;
+        }
+        // The name ends, elided, before the count begins (a long tag never runs into it).
+        initStyleOption(&opt, index);
+        opt.text = FilterPane::fitName(opt.text, opt.fontMetrics, opt.rect.width(),
+                                       QLocale().toString(count.toInt()));
+        const QWidget *widget = option.widget;
+        QStyle *style = widget ? widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
         painter->save();
         QColor muted = option.palette.color(
             option.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text);
@@ -109,6 +118,15 @@ void FilterPane::updateCounts()
     // A view lays new items out from a timer; do it now, or a grab in this same turn shows
     // an empty pane.
     doItemsLayout();
+}
+
+QString FilterPane::fitName(const QString &name, const QFontMetrics &metrics, int width,
+                            const QString &count)
+{
+    // The item's own margins (about a character each side), the count and a gap before it.
+    const int room = width - metrics.horizontalAdvance(count) - 6 -
+        3 * metrics.horizontalAdvance(QLatin1Char(' ')) - 2 * metrics.averageCharWidth();
+    return metrics.elidedText(name, Qt::ElideRight, qMax(0, room));
 }
 
 QList<QPair<QString, int>> FilterPane::shownCounts() const

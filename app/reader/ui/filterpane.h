@@ -31,6 +31,9 @@ public:
     QList<QPair<QString, int>> shownCounts() const;
     /*! Reads the counts again from the store. */
     void updateCounts();
+    /*! \a name elided to leave room for \a count at the right of a row \a width wide. */
+    static QString fitName(const QString &name, const QFontMetrics &metrics, int width,
+                           const QString &count);
 
 Q_SIGNALS:
     void filterChosen(LocalStore::View view, const QString &tag);

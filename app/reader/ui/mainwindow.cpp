@@ -15,6 +15,7 @@
 #include "library/syncengine.h"
 #include "preferencesdialog.h"
 #include "readingpane.h"
+#include "simulatedofflineindicator.h"
 
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybanner.h>
@@ -23,9 +24,11 @@
 
 #include <QtCore/QSettings>
 #include <QtGui/QAction>
+#include <QtGui/QClipboard>
 #include <QtGui/QCloseEvent>
 #include <QtGui/QDesktopServices>
 #include <QtGui/QKeySequence>
+#include <QtGui/QShortcut>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QInputDialog>
 #include <QtWidgets/QLabel>
@@ -116,6 +119,15 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     connect(m_search, &QLineEdit::textChanged, &m_searchDelay, qOverload<>(&QTimer::start));
     connect(&m_searchDelay, &QTimer::timeout, this,
             [this] { chooseView(m_filters->view(), m_filters->tag()); });
+    // Esc empties the search, wherever the focus is in the window; in an empty search
+    // field it goes back to the list.
+    auto *clearSearch = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(clearSearch, &QShortcut::activated, this, [this] {
+        if (!m_search->text().isEmpty())
+            m_search->clear();
+        else if (m_search->hasFocus())
+            m_list->setFocus(Qt::ShortcutFocusReason);
+    });
 
     m_model = new ArticleListModel(m_store, images, this);
     m_list = new QListView(listPanel);
@@ -137,6 +149,10 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_pane->setAccessibleName(tr("Article"));
     m_pane->setServer(QUrl());
     m_pane->showPlaceholder(tr("Your saved articles"), tr("Loading your list…"));
+    connect(m_pane, &ReadingPane::starClicked, this, &MainWindow::toggleStar);
+    connect(m_pane, &ReadingPane::archiveClicked, this, &MainWindow::toggleArchive);
+    connect(m_pane, &ReadingPane::linkActivated, this, &MainWindow::openLink);
+    m_openUrl = [](const QUrl &url) { return QDesktopServices::openUrl(url); };
 
     m_splitter->addWidget(m_filters);
     m_splitter->addWidget(listPanel);
@@ -159,6 +175,7 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     connect(m_waitingLabel, &QLabel::linkActivated, this, &MainWindow::showFailedChanges);
     m_serverLabel = mutedLabel(this);
     m_serverLabel->setContentsMargins(6, 0, 6, 0);
+    statusBar()->addPermanentWidget(new SimulatedOfflineIndicator(manager, this));
     statusBar()->addPermanentWidget(m_savedLabel);
     statusBar()->addPermanentWidget(m_waitingLabel);
     statusBar()->addPermanentWidget(m_serverLabel);
@@ -331,7 +348,7 @@ void MainWindow::setDeveloperHooks(const DeveloperHooks &hooks)
 void MainWindow::showDeveloperWindow()
 {
     if (!m_developerWindow) {
-        m_developerWindow = new DeveloperWindow(m_log, m_hooks, this);
+        m_developerWindow = new DeveloperWindow(m_log, m_hooks, m_simulateOffline, this);
         m_developerWindow->setProperty("developer", true);
     }
     m_developerWindow->show();
@@ -534,10 +551,17 @@ void MainWindow::editTags()
 
 void MainWindow::addUrl()
 {
-    bool ok = false;
-    const QString text =
-        QInputDialog::getText(this, tr("Save a Link"), tr("Web address of the article to save:"),
-                              QLineEdit::Normal, QString(), &ok);
+    // Wide enough for a whole address as people paste them (about 90 characters).
+    QInputDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("saveLinkDialog"));
+    dialog.setWindowTitle(tr("Save a Link"));
+    dialog.setLabelText(tr("Web address of the article to save:"));
+    dialog.setInputMode(QInputDialog::TextInput);
+    dialog.resize(qMax(dialog.sizeHint().width(),
+                       dialog.fontMetrics().averageCharWidth() * 90 + 40),
+                  dialog.sizeHint().height());
+    const bool ok = dialog.exec() == QDialog::Accepted;
+    const QString text = dialog.textValue();
     if (!ok || text.trimmed().isEmpty())
         return;
     const QUrl url = QUrl::fromUserInput(text.trimmed());
@@ -557,7 +581,19 @@ void MainWindow::openOriginal()
 {
     const Article a = m_store->article(m_shownId);
     if (a.url.isValid())
-        QDesktopServices::openUrl(a.url);
+        openLink(a.url);
+}
+
+void MainWindow::openLink(const QUrl &url)
+{
+    if (m_openUrl(url))
+        return;
+    // No browser here (or none would start): say so, and leave the address at hand.
+    QGuiApplication::clipboard()->setText(url.toString());
+    statusBar()->showMessage(tr("No web browser could be opened for %1. The address is "
+                                "copied: paste it into a browser.")
+                                 .arg(url.host()),
+                             10000);
 }
 
 void MainWindow::showShortcuts()

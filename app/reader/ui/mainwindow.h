@@ -97,6 +97,10 @@ public:
     /*! Chooses a filter as the pane or g u / g s / g a / g r do. */
     void chooseView(LocalStore::View view, const QString &tag = QString());
 
+    /*! How links and originals are opened (QDesktopServices::openUrl by default); false
+        when no browser could be started. Tests give one that opens nothing. */
+    void setUrlOpener(std::function<bool(const QUrl &)> opener) { m_openUrl = std::move(opener); }
+
     /*! Starts the clock that listPainted() measures from (the process start, ideally). */
     void setLaunchTimer(const QElapsedTimer &timer) { m_launch = timer; }
 
@@ -131,6 +135,7 @@ private:
     void editTags();
     void addUrl();
     void openOriginal();
+    void openLink(const QUrl &url);
     void showShortcuts();
     void showPreferences();
     void showFailedChanges();
@@ -167,6 +172,8 @@ private:
     QAction *m_darkAction = nullptr;
     DeveloperWindow *m_developerWindow = nullptr;
     DeveloperHooks m_hooks;
+    std::function<bool(const QUrl &)> m_openUrl;
+    QTimer m_noticeTimer;
     QTimer m_searchDelay;
     QElapsedTimer m_launch;
     qint64 m_shownId = 0;

@@ -6,8 +6,11 @@
 #include "library/imagestore.h"
 
 #include <QtCore/QLocale>
+#include <QtGui/QResizeEvent>
 #include <QtGui/QTextDocument>
+#include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QScrollBar>
+#include <QtWidgets/QToolButton>
 
 namespace {
 
@@ -43,14 +46,48 @@ QString articleStyleSheet(bool dark)
 ReadingPane::ReadingPane(ImageStore *images, QWidget *parent)
     : QTextBrowser(parent), m_images(images)
 {
-    setOpenExternalLinks(true);
-    // A placeholder's action is a link within the page ("#…"): never handed to a browser.
+    // The window opens links, and says so when no browser can (QDesktopServices fails
+    // silently here).
+    setOpenLinks(false);
     connect(this, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        // A placeholder's action is a link within the page ("#…"): never handed to a browser.
         if (m_articleId == 0 && url.path().isEmpty() &&
             url.fragment() == QLatin1String("placeholder-action"))
             Q_EMIT placeholderActionChosen();
+        else if (url.isRelative() && url.path().isEmpty() && url.hasFragment())
+            scrollToAnchor(url.fragment()); // a footnote in the article
+        else
+            Q_EMIT linkActivated(m_server.resolved(url));
     });
     setFrameShape(QFrame::NoFrame);
+
+    // Star and Archive, above the text, in a strip of their own that does not scroll.
+    m_controls = new QWidget(this);
+    m_controls->setObjectName(QStringLiteral("articleControls"));
+    m_controls->setAutoFillBackground(true);
+    auto *row = new QHBoxLayout(m_controls);
+    row->setContentsMargins(30, 6, 30, 2);
+    const auto button = [this](const QString &name, const QString &tip) {
+        auto *b = new QToolButton(m_controls);
+        b->setObjectName(name);
+        b->setCheckable(true);
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        b->setAutoRaise(true);
+        b->setToolTip(tip);
+        return b;
+    };
+    m_star = button(QStringLiteral("starButton"), tr("Star or unstar this article (F)"));
+    m_archive =
+        button(QStringLiteral("archiveButton"), tr("Archive this article, or move it back (A)"));
+    row->addWidget(m_star);
+    row->addWidget(m_archive);
+    row->addStretch();
+    connect(m_star, &QToolButton::clicked, this, &ReadingPane::starClicked);
+    connect(m_archive, &QToolButton::clicked, this, &ReadingPane::archiveClicked);
+    // The strip keeps its height when a placeholder hides the buttons: no jump.
+    m_controls->setFixedHeight(m_controls->sizeHint().height());
+    setViewportMargins(0, m_controls->height(), 0, 0);
+    showState(nullptr);
     document()->setDocumentMargin(36);
     m_pointSize = font().pointSizeF() * 1.15;
     applyLook();
@@ -63,6 +100,14 @@ void ReadingPane::applyLook()
     p.setColor(QPalette::Base, m_dark ? QColor(0x1e, 0x20, 0x24) : QColor(0xff, 0xff, 0xff));
     p.setColor(QPalette::Text, m_dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x1f, 0x23, 0x28));
     setPalette(p);
+    if (m_controls) {
+        m_controls->setPalette(p);
+        QPalette buttons = m_controls->palette();
+        buttons.setColor(QPalette::Window, p.color(QPalette::Base));
+        buttons.setColor(QPalette::ButtonText, p.color(QPalette::Text));
+        buttons.setColor(QPalette::WindowText, p.color(QPalette::Text));
+        m_controls->setPalette(buttons);
+    }
     document()->setDefaultStyleSheet(articleStyleSheet(m_dark));
     QFont body = font();
     body.setPointSizeF(m_pointSize);
@@ -72,6 +117,35 @@ void ReadingPane::applyLook()
         setHtml(m_html); // the style sheet applies when the HTML is read
         verticalScrollBar()->setValue(position);
     }
+}
+
+void ReadingPane::showState(const Article *article)
+{
+    m_controls->setEnabled(article);
+    m_star->setVisible(article);
+    m_archive->setVisible(article);
+    if (!article)
+        return;
+    // The words say the state, the check shows it: "★ Starred" pressed, "☆ Star" not.
+    m_star->setChecked(article->starred);
+    m_star->setText(article->starred ? tr("★ Starred") : tr("☆ Star"));
+    m_star->setAccessibleName(article->starred ? tr("Starred") : tr("Star"));
+    m_archive->setChecked(article->archived);
+    m_archive->setText(article->archived ? tr("✓ Archived") : tr("Archive"));
+    m_archive->setAccessibleName(article->archived ? tr("Archived") : tr("Archive"));
+}
+
+void ReadingPane::placeControls()
+{
+    const QRect area = viewport()->geometry();
+    const int height = m_controls->height();
+    m_controls->setGeometry(area.left(), area.top() - height, area.width(), height);
+}
+
+void ReadingPane::resizeEvent(QResizeEvent *event)
+{
+    QTextBrowser::resizeEvent(event);
+    placeControls();
 }
 
 void ReadingPane::setFontPointSize(qreal points)
@@ -93,6 +167,7 @@ void ReadingPane::showArticle(const Article &article, const QString &missingText
     m_waitingFor.clear();
     m_names.clear();
     m_showsContent = article.hasContent;
+    showState(&article);
 
     QStringList meta;
     if (!article.domain.isEmpty())
@@ -137,6 +212,7 @@ void ReadingPane::showPlaceholder(const QString &title, const QString &text, con
     m_articleId = 0;
     m_showsContent = false;
     m_waitingFor.clear();
+    showState(nullptr);
     m_html = QStringLiteral("<h1>") + title.toHtmlEscaped() +
         QStringLiteral("</h1><p class=\"placeholder\">") + text.toHtmlEscaped() +
         QStringLiteral("</p>");

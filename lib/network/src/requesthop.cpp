@@ -74,6 +74,13 @@ RequestHop::RequestHop(QNetworkAccessManager::Operation operation, const QNetwor
     }
 }
 
+qint64 RequestHop::bodySize() const
+{
+    if (!m_bodyDevice)
+        return m_body.size();
+    return m_bodyDevice->isSequential() ? -1 : m_bodyDevice->size() - m_bodyDeviceStart;
+}
+
 void RequestHop::setSslConfiguration(const QSslConfiguration &configuration)
 {
 #if QT_CONFIG(ssl)

@@ -38,6 +38,8 @@ public:
     QUrl url() const { return m_request.url(); }
     const QByteArray &method() const { return m_method; }
     const QByteArray &idempotencyKey() const { return m_idempotencyKey; }
+    // Bytes of the body each attempt sends: 0 without one, -1 from a sequential device.
+    qint64 bodySize() const;
     void setSslConfiguration(const QSslConfiguration &configuration);
 
     // The request of attempt \a attempt, resuming after \a handedOver body bytes with

@@ -172,6 +172,12 @@ QByteArray RetryingReply::idempotencyKey() const
     return d->hop->idempotencyKey();
 }
 
+qint64 RetryingReply::requestBodySize() const
+{
+    Q_D(const RetryingReply);
+    return d->hop->bodySize();
+}
+
 bool RetryingReplyPrivate::syncWaitSignals()
 {
     Q_Q(RetryingReply);

@@ -108,6 +108,9 @@ public:
     RetryPolicy retryPolicy() const;
     /*! The Idempotency-Key sent with every attempt, or empty when none is sent. */
     QByteArray idempotencyKey() const;
+    /*! Bytes of the request body that every attempt sends: 0 without a body, -1 when it
+        streams from a sequential device of unknown length. Known before the first attempt. */
+    qint64 requestBodySize() const;
 
     /*! True once the reply has offered its offline copy (staleCopyOffered()). */
     bool hasStaleCopy() const;
