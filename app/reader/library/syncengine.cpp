@@ -453,6 +453,17 @@ void SyncEngine::remove(qint64 id)
     enqueue({ Change::Kind::Delete, id, false, {}, {}, {} });
 }
 
+bool SyncEngine::undoRemove(qint64 id)
+{
+    if (!m_store->isMarkedDeleted(id) || !m_queue->withdraw(id, Change::Kind::Delete))
+        return false;
+    m_store->unmarkDeleted(id);
+    // The delete took the article's earlier changes out of the queue: they go again.
+    if (m_queue->isOpen())
+        enqueueUnheldPending();
+    return true;
+}
+
 qint64 SyncEngine::addUrl(const QUrl &url)
 {
     const qint64 id = m_store->addLocal(url);
