@@ -50,7 +50,8 @@ public:
         the current choice. */
     void setStartedWithServer(bool withServer);
 
-    /*! Shows the dialog (File ▸ Sign In…); brings it forward when it is open already. */
+    /*! Shows the dialog (File ▸ Sign In…), filled with what is known of the account read
+        now, or of the one saved last; brings it forward when it is open already. */
     void open();
     /*! The open dialog, or null. */
     SignInDialog *dialog() const { return m_dialog; }
@@ -60,6 +61,7 @@ Q_SIGNALS:
     void signedIn(const QString &key);
 
 private:
+    SignInDialog::Account knownAccount() const;
     void submit(const SignInDialog::Account &chosen);
     void answered(const SignInDialog::Account &chosen, bool ok, const QString &message);
     void finish(const SignInDialog::Account &chosen, const QString &description);
