@@ -65,7 +65,7 @@ public:
 
     /*! How long a delete can be undone for sure (the notice shows, the delete waits before
         it is sent); 6 s by default. After open(). */
-    void setUndoTimeMs(int ms);
+    Q_INVOKABLE void setUndoTimeMs(int ms);
 
     MainWindow *window() const { return m_window.get(); }
     SyncEngine *engine() const { return m_engine.get(); }
