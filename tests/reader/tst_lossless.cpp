@@ -63,6 +63,7 @@ private Q_SLOTS:
     void init();
     void cleanup();
     void waitingCountedAfterOfflineRestart();
+    void waitingCountedAfterOfflineRestartOfDemo();
     void changesNotSavedWithNothingRefused();
     void changesNotSavedAfterUndoOfRefusal();
     void editTagsAddsByDefault();
@@ -78,7 +79,7 @@ private Q_SLOTS:
     void serverWithoutScheme();
 
 private:
-    void startReader(bool offline = false, bool waitForList = true);
+    void startReader(bool offline = false, bool waitForList = true, bool demo = false);
     QAction *menuAction(const QString &menu, const QString &text) const;
     void key(int key, Qt::KeyboardModifiers modifiers = {});
     void selectRow(int row);
@@ -176,11 +177,13 @@ void tst_Lossless::cleanup()
 }
 
 // As main() does (--server A, its credentials; --offline when asked).
-void tst_Lossless::startReader(bool offline, bool waitForList)
+void tst_Lossless::startReader(bool offline, bool waitForList, bool demo)
 {
     ReaderOptions options;
-    options.server = (*m_a)->baseUrl();
-    options.credentials = demoCredentials();
+    if (!demo) {
+        options.server = (*m_a)->baseUrl();
+        options.credentials = demoCredentials();
+    }
     options.simulateOffline = offline;
     m_reader = std::make_unique<ReaderApp>(options);
     QVERIFY2(m_reader->open(), qPrintable(m_reader->errorMessage()));
@@ -302,6 +305,32 @@ void tst_Lossless::waitingCountedAfterOfflineRestart()
     window()->setSimulatedOffline(false);
     QTRY_COMPARE_WITH_TIMEOUT(m_reader->queue()->waitingCount(), 0, 15000);
     QTRY_COMPARE_WITH_TIMEOUT(window()->waitingLabel()->text(), QString(), 5000);
+}
+
+// The same with the built-in demo library, whose outbox starts empty every run (its server
+// takes a new port): the changes the library marks waiting are counted all the same.
+void tst_Lossless::waitingCountedAfterOfflineRestartOfDemo()
+{
+    startReader(false, true, true);
+    window()->setSimulatedOffline(true);
+    selectRow(1);
+    key(Qt::Key_F);
+    selectRow(2);
+    key(Qt::Key_A);
+    QTRY_COMPARE_WITH_TIMEOUT(m_reader->queue()->waitingCount(), 2, 5000);
+    m_counted.reset();
+    m_reader.reset();
+
+    startReader(true, false, true);
+    QTRY_VERIFY_WITH_TIMEOUT(window()->model()->rowCount() > 5, 10000);
+    QVERIFY(!m_reader->queue()->isOpen());
+    QTRY_COMPARE_WITH_TIMEOUT(m_reader->queue()->waitingCount(), 2, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(window()->waitingLabel()->text(), QStringLiteral("2 changes waiting"),
+                              5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_counted->isEmpty(), 5000);
+    QCOMPARE(m_counted->last().at(0).toInt(), 2);
+    window()->setSimulatedOffline(false);
+    QTRY_COMPARE_WITH_TIMEOUT(m_reader->queue()->waitingCount(), 0, 15000);
 }
 
 // Nothing refused and nothing waiting: no words about refusals, no Undo or Discard to press.
