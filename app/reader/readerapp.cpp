@@ -216,6 +216,7 @@ void ReaderApp::buildWindow()
     m_window = std::make_unique<MainWindow>(m_engine.get(), m_images.get(), m_manager.get(),
                                             m_requestLog.get());
     m_window->setLaunchTimer(m_launch);
+    setUndoTimeMs(m_window->undoNoticeMs());
     m_window->setServerDescription(m_serverDescription);
     m_window->setDeveloperMode(m_options.developer ||
                                QSettings().value(QStringLiteral("developer/enabled")).toBool());
@@ -265,6 +266,12 @@ void ReaderApp::buildWindow()
                 if (!offline)
                     engine->refresh();
             });
+}
+
+void ReaderApp::setUndoTimeMs(int ms)
+{
+    m_window->setUndoNoticeMs(ms);
+    m_queue->setDeleteGraceMs(ms);
 }
 
 void ReaderApp::setBuiltInHooks()

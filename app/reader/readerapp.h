@@ -65,6 +65,10 @@ public:
         by default the making of this object). Before open(). */
     void setLaunchTimer(const QElapsedTimer &timer) { m_launch = timer; }
 
+    /*! How long a delete can be undone for sure (the notice shows, the delete waits before
+        it is sent); 6 s by default. After open(). */
+    Q_INVOKABLE void setUndoTimeMs(int ms);
+
     MainWindow *window() const { return m_window.get(); }
     SyncEngine *engine() const { return m_engine.get(); }
     LocalStore *store() const { return m_store.get(); }

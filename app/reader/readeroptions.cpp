@@ -225,6 +225,14 @@ bool ReaderCommandLine::readServer()
     // Checked here, before any request: a typo must not turn into a name looked up on the
     // network, nor into a banner that keeps trying a URL that cannot work.
     const QString given = m_parser.value(m_server);
+    // "127.0.0.1:18080" or "wallabag.example.org": the scheme is missing, and Qt's parser
+    // would say so in words of its own (or take the host for a scheme).
+    if (!given.contains(QLatin1String("://"))) {
+        fail(QStringLiteral("--server needs http:// or https:// in front of the address: "
+                            "https://%1 or http://%1")
+                 .arg(given));
+        return false;
+    }
     const QUrl server(given, QUrl::StrictMode);
     const QString scheme = server.scheme().toLower();
     if (!server.isValid()) {

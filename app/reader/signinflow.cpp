@@ -50,16 +50,33 @@ void SignInFlow::open()
     m_dialog->setStorageNote(m_secrets->isSessionOnly());
     connect(m_secrets, &CredentialStore::sessionOnlyChanged, m_dialog.data(),
             &SignInDialog::setStorageNote);
-    const SavedAccount saved = SavedAccount::load();
-    SignInDialog::Account current;
-    current.demo = !m_startedWithServer && saved.demo;
-    current.server = saved.server;
-    current.clientId = saved.clientId;
-    current.username = saved.username;
-    m_dialog->setAccount(current);
+    m_dialog->setAccount(knownAccount());
     connect(m_dialog.data(), &SignInDialog::accountSubmitted, this, &SignInFlow::submit);
     connect(m_dialog.data(), &QDialog::finished, this, &SignInFlow::closed);
     m_dialog->open(); // window-modal; no event loop of its own to return into
+}
+
+SignInDialog::Account SignInFlow::knownAccount() const
+{
+    // What is known already: the account read now (--server, --username, --client-id, or
+    // the one saved), else the one saved last, for the dialog to open with. The password
+    // is typed again: who opens Sign In on an account of their own often comes to fix it.
+    SignInDialog::Account known;
+    const AccountSwitcher::Account &current = m_switcher->current();
+    if (current.key != AccountKeys::demo() && current.server.isValid()) {
+        known.demo = false;
+        known.server = current.server;
+        known.clientId = current.credentials.clientId;
+        known.clientSecret = current.credentials.clientSecret;
+        known.username = current.credentials.username;
+        return known;
+    }
+    const SavedAccount saved = SavedAccount::load();
+    known.demo = !m_startedWithServer && saved.demo;
+    known.server = saved.server;
+    known.clientId = saved.clientId;
+    known.username = saved.username;
+    return known;
 }
 
 void SignInFlow::submit(const SignInDialog::Account &chosen)

@@ -58,7 +58,8 @@ public:
     /*! Offers a refused certificate (not owned; may be null: no offer). */
     void setCertificateFlow(CertificateFlow *certificates);
 
-    /*! Shows the dialog (File ▸ Sign In…); brings it forward when it is open already. */
+    /*! Shows the dialog (File ▸ Sign In…), filled with what is known of the account read
+        now, or of the one saved last; brings it forward when it is open already. */
     void open();
     /*! The open dialog, or null. */
     SignInDialog *dialog() const { return m_dialog; }
@@ -68,6 +69,7 @@ Q_SIGNALS:
     void signedIn(const QString &key);
 
 private:
+    SignInDialog::Account knownAccount() const;
     void submit(const SignInDialog::Account &chosen);
     void answered(const SignInDialog::Account &chosen, bool ok, const QString &message);
     void finish(const SignInDialog::Account &chosen, const QString &description);

@@ -45,6 +45,7 @@ private Q_SLOTS:
 
     void enqueueCommitsThenDelivers();
     void cancelBeforeSending();
+    void pendingCountInWithoutOpening();
     void credentialsStayOffTheDisk();
     void restartWhileOffline();
     void retryableOutcomesKeepTheItem_data();
@@ -208,6 +209,31 @@ void tst_Outbox::enqueueCommitsThenDelivers()
     const QJsonObject entry = QJsonDocument::fromJson(delivered.at(0).at(2).toByteArray()).object();
     QCOMPARE(entry.value(QLatin1String("id")).toInt(), 3);
     QCOMPARE(entry.value(QLatin1String("is_starred")).toInt(), 1);
+}
+
+// What a file holds, read while no Outbox has it open (the reader at an offline start):
+// nothing is sent, and a file that is missing or not an outbox is left as it is.
+void tst_Outbox::pendingCountInWithoutOpening()
+{
+    QCOMPARE(Outbox::pendingCountIn(dbPath()), 0); // no file yet
+    QVERIFY(!QFile::exists(dbPath()));
+    {
+        auto manager = makeManager(true);
+        auto outbox = makeOutbox(manager.get());
+        QVERIFY(patch(*outbox, 4, R"({"archive":1})").ok());
+        QVERIFY(patch(*outbox, 5, R"({"archive":1})").ok());
+        QCOMPARE(Outbox::pendingCountIn(dbPath()), 2); // while it is open too
+    }
+    QCOMPARE(Outbox::pendingCountIn(dbPath()), 2);
+    QVERIFY(appliedKeys(4).isEmpty());
+    const QString other = m_dir->filePath(QStringLiteral("not-an-outbox.db"));
+    QFile file(other);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("not a database");
+    file.close();
+    QCOMPARE(Outbox::pendingCountIn(other), -1);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("not a database"));
 }
 
 void tst_Outbox::cancelBeforeSending()

@@ -61,6 +61,15 @@ public:
     virtual bool isOpen() const { return true; }
     /*! Forgets the refused changes of \a articleId (the user undid or discarded them). */
     virtual void discard(qint64 articleId) = 0;
+    /*! Takes the waiting changes of \a kind to \a articleId back before they are sent (the
+        user undid a delete). False, taking nothing, when one of them is on its way or none
+        waits (it reached the server already). */
+    virtual bool withdraw(qint64 articleId, Change::Kind kind)
+    {
+        Q_UNUSED(articleId)
+        Q_UNUSED(kind)
+        return false;
+    }
 
 Q_SIGNALS:
     void waitingCountChanged(int count);

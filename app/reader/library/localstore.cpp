@@ -541,6 +541,15 @@ void LocalStore::markDeleted(qint64 id)
     Q_EMIT articleChanged(id);
 }
 
+void LocalStore::unmarkDeleted(qint64 id)
+{
+    exec(QStringLiteral("UPDATE articles SET deleted = 0 WHERE id = ?"), { id });
+    QStringList pending = pendingOf(id);
+    pending.removeAll(fieldName(Field::Deleted));
+    setPendingOf(id, pending, pending.isEmpty() ? SyncState::Saved : SyncState::Waiting);
+    Q_EMIT articleChanged(id);
+}
+
 qint64 LocalStore::addLocal(const QUrl &url)
 {
     qint64 id = -1;

@@ -110,6 +110,9 @@ public:
     void markDeleted(qint64 id);
     /*! True when the user deleted \a id and the server has not confirmed it yet. */
     bool isMarkedDeleted(qint64 id) const;
+    /*! The user undid their delete of \a id before it was sent: the article shows again,
+        with its other pending fields as they were. */
+    void unmarkDeleted(qint64 id);
     /*! Adds an article for \a url that the server has not saved yet; returns its local
         (negative) id. */
     qint64 addLocal(const QUrl &url);

@@ -65,6 +65,15 @@ OutboxChangeQueue::OutboxChangeQueue(WallabagClient *client,
             if (!m_outbox)
                 open();
         });
+    // What waits from an earlier run is counted at start, signed in or not (offline, the
+    // sign-in waits for the network); told from the event loop, once everyone listens.
+    peek();
+    QTimer::singleShot(0, this, &OutboxChangeQueue::countChanged);
+}
+
+void OutboxChangeQueue::peek()
+{
+    m_peeked = qMax(0, Outbox::pendingCountIn(m_path));
 }
 
 OutboxChangeQueue::~OutboxChangeQueue() = default;
@@ -76,7 +85,9 @@ void OutboxChangeQueue::setDatabasePath(const QString &databasePath)
     m_outbox.reset(); // its file (and lock) is free for the account it belongs to
     m_path = databasePath;
     m_held.clear();
+    m_graced.clear();
     m_items.clear();
+    peek();
     countChanged();
     if (m_client->isSignedIn())
         QTimer::singleShot(0, this, [this, path = m_path] {
@@ -93,6 +104,7 @@ bool OutboxChangeQueue::isOpen() const
 void OutboxChangeQueue::open()
 {
     m_outbox = std::make_unique<Outbox>(m_path, m_manager);
+    m_peeked = 0; // the outbox counts from now on
     m_outbox->setSigner([client = m_client](QNetworkRequest &request) {
         const QByteArray token = client->accessToken();
         if (!token.isEmpty())
@@ -190,11 +202,14 @@ void OutboxChangeQueue::checkAdd(const OutboxItem &item, Outbox::ResendCheckDone
 
 int OutboxChangeQueue::waitingCount() const
 {
-    return int(m_held.size()) + (m_outbox ? m_outbox->pendingCount() : 0);
+    return int(m_held.size()) + int(m_graced.size()) +
+        (m_outbox ? m_outbox->pendingCount() : m_peeked);
 }
 
 bool OutboxChangeQueue::holds(qint64 articleId, Change::Kind kind) const
 {
+    if (kind == Change::Kind::Delete && m_graced.contains(articleId))
+        return true;
     for (const Change &change : m_held) {
         if (change.articleId == articleId && change.kind == kind)
             return true;
@@ -216,6 +231,25 @@ void OutboxChangeQueue::countChanged()
 }
 
 void OutboxChangeQueue::enqueue(const Change &change)
+{
+    if (change.kind == Change::Kind::Delete && m_deleteGraceMs > 0) {
+        // Kept here for the grace time: an Undo within it takes it back for sure.
+        const quint64 generation = ++m_graceGeneration;
+        m_graced.insert(change.articleId, generation);
+        QTimer::singleShot(m_deleteGraceMs, this, [this, change, generation] {
+            const auto it = m_graced.constFind(change.articleId);
+            if (it == m_graced.constEnd() || *it != generation)
+                return; // withdrawn, or deleted again since
+            m_graced.erase(it);
+            pass(change);
+        });
+        countChanged();
+        return;
+    }
+    pass(change);
+}
+
+void OutboxChangeQueue::pass(const Change &change)
 {
     if (!m_outbox) {
         if (change.kind == Change::Kind::Delete)
@@ -377,8 +411,40 @@ void OutboxChangeQueue::deadLettered(qint64 id, int status, const QString &reaso
     Q_EMIT refused(it->change, words);
 }
 
+bool OutboxChangeQueue::withdraw(qint64 articleId, Change::Kind kind)
+{
+    if (kind == Change::Kind::Delete && m_graced.remove(articleId) > 0) {
+        countChanged();
+        return true;
+    }
+    const auto matches = [&](const Change &c) {
+        return c.articleId == articleId && c.kind == kind;
+    };
+    if (m_held.removeIf(matches) > 0) {
+        countChanged();
+        return true;
+    }
+    QList<qint64> queued;
+    for (auto it = m_items.cbegin(); it != m_items.cend(); ++it) {
+        if (!it->dead && matches(it->change))
+            queued << it.key();
+    }
+    if (queued.isEmpty() || !m_outbox)
+        return false; // sent and answered already
+    bool all = true;
+    for (qint64 id : std::as_const(queued)) {
+        if (m_outbox->cancel(id))
+            m_items.remove(id);
+        else
+            all = false; // on its way: its answer comes as usual
+    }
+    countChanged();
+    return all;
+}
+
 void OutboxChangeQueue::discard(qint64 articleId)
 {
+    m_graced.remove(articleId);
     m_held.removeIf([&](const Change &c) { return c.articleId == articleId; });
     for (auto it = m_items.begin(); it != m_items.end();) {
         if (it->dead && it->change.articleId == articleId && m_outbox &&

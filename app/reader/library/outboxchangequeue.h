@@ -67,10 +67,22 @@ public:
     ~OutboxChangeQueue() override;
 
     void enqueue(const Change &change) override;
-    /*! The outbox's pendingCount, plus the changes held until it opens. */
+    /*! The outbox's pendingCount, plus the changes held until it opens or in their grace
+        time. Before the outbox opens (offline at start: no sign-in yet) the count of what
+        its file holds, read without sending anything (Outbox::pendingCountIn()). */
     int waitingCount() const override;
     bool holds(qint64 articleId, Change::Kind kind) const override;
     void discard(qint64 articleId) override;
+    /*! Takes back a change still held (the delete's grace time, or before the outbox
+        opened) or still queued in the outbox (Outbox::cancel()). */
+    bool withdraw(qint64 articleId, Change::Kind kind) override;
+
+    /*! How long a delete stays here before it goes to the outbox, so that the user's Undo
+        of it within that time never races its sending. Its article is marked deleted in the
+        store meanwhile: a quit within the grace time loses nothing (SyncEngine::start()
+        queues it again). Default 0: at once. */
+    void setDeleteGraceMs(int milliseconds) { m_deleteGraceMs = milliseconds; }
+    int deleteGraceMs() const { return m_deleteGraceMs; }
 
     /*! Closes the outbox and takes the one at \a databasePath (another account's), opened
         as the constructor's is: at once when the client is signed in, else at its next
@@ -108,12 +120,18 @@ private:
     void delivered(qint64 id, const QByteArray &body);
     void deadLettered(qint64 id, int status, const QString &reason);
     void countChanged();
+    void pass(const Change &change);
+    void peek();
 
     WallabagClient *m_client;
     KeepTrying::RetryingNetworkAccessManager *m_manager;
     QString m_path;
     std::unique_ptr<KeepTrying::Outbox> m_outbox;
     QList<Change> m_held; // before the outbox opens
+    QHash<qint64, quint64> m_graced; // deletes in their grace time: article -> generation
+    quint64 m_graceGeneration = 0;
+    int m_deleteGraceMs = 0;
+    int m_peeked = 0; // what the outbox file holds, read before it opens
     QHash<qint64, Entry> m_items; // outbox item id -> what it is, pending and dead
     int m_lastCount = -1;
     qint64 m_addSettleMs = 15000;

@@ -98,7 +98,11 @@ void SyncEngine::setPrefetchContent(bool prefetch)
 
 void SyncEngine::start()
 {
-    if (m_queue->isOpen())
+    // Before the queue opens (offline at start: no sign-in yet) it cannot tell what its
+    // outbox holds; when it holds nothing (a new outbox, as the built-in server's is every
+    // run), what the store marks waiting is held now, so that it is counted at once. It is
+    // sent once the queue opens, and opened() finds it held.
+    if (m_queue->isOpen() || m_queue->waitingCount() == 0)
         enqueueUnheldPending();
     refresh();
 }
@@ -451,6 +455,17 @@ void SyncEngine::remove(qint64 id)
     m_tagsToRemove.remove(id);
     m_store->markDeleted(id);
     enqueue({ Change::Kind::Delete, id, false, {}, {}, {} });
+}
+
+bool SyncEngine::undoRemove(qint64 id)
+{
+    if (!m_store->isMarkedDeleted(id) || !m_queue->withdraw(id, Change::Kind::Delete))
+        return false;
+    m_store->unmarkDeleted(id);
+    // The delete took the article's earlier changes out of the queue: they go again.
+    if (m_queue->isOpen())
+        enqueueUnheldPending();
+    return true;
 }
 
 qint64 SyncEngine::addUrl(const QUrl &url)

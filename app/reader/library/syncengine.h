@@ -78,6 +78,10 @@ public:
     void setArchived(qint64 id, bool archived);
     void setTags(qint64 id, const QStringList &tags);
     void remove(qint64 id);
+    /*! Undoes remove(\a id) while the delete has not been sent: it is taken out of the
+        queue and the article shows again, its other waiting changes sent as before. False,
+        changing nothing, when the delete is on its way or reached the server already. */
+    bool undoRemove(qint64 id);
     /*! Saves \a url; returns the local id of the article shown until the server saves it. */
     qint64 addUrl(const QUrl &url);
     /*! Undo a refused change: the article shows the server's version again. */

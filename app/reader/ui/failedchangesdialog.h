@@ -7,7 +7,9 @@
 #include <QtWidgets/QDialog>
 
 QT_BEGIN_NAMESPACE
+class QLabel;
 class QListWidget;
+class QPushButton;
 QT_END_NAMESPACE
 
 class SyncEngine;
@@ -16,7 +18,9 @@ class SyncEngine;
     The changes the server refused (dead letters), each with what went wrong, and for each
     a choice: Undo (the article goes back to what the server has) or Discard (keep it as it
     is here and send nothing more). There is no button to send it again: what the server
-    refused, it would refuse again.
+    refused, it would refuse again. The changes still waiting to be sent are counted too:
+    "every change has been saved" only when it is true. With nothing refused, neither the
+    words about refusals nor the buttons that act on them are offered.
 */
 class FailedChangesDialog : public QDialog
 {
@@ -26,12 +30,19 @@ public:
     explicit FailedChangesDialog(SyncEngine *engine, QWidget *parent = nullptr);
 
     QListWidget *list() const { return m_list; }
+    QPushButton *undoButton() const { return m_undo; }
+    QPushButton *discardButton() const { return m_discard; }
+    /*! The words above the list. */
+    QString introText() const;
 
 private:
     void fill();
 
     SyncEngine *m_engine;
     QListWidget *m_list = nullptr;
+    QLabel *m_intro = nullptr;
+    QPushButton *m_undo = nullptr;
+    QPushButton *m_discard = nullptr;
 };
 
 #endif // KEEPTRYING_READER_FAILEDCHANGESDIALOG_H

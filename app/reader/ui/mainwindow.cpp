@@ -16,6 +16,8 @@
 #include "preferencesdialog.h"
 #include "readingpane.h"
 #include "simulatedofflineindicator.h"
+#include "tageditordialog.h"
+#include "undonotice.h"
 
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybanner.h>
@@ -176,6 +178,9 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_serverLabel = mutedLabel(this);
     m_serverLabel->setContentsMargins(6, 0, 6, 0);
     statusBar()->addPermanentWidget(new SimulatedOfflineIndicator(manager, this));
+    m_undoNotice = new UndoNotice(this);
+    connect(m_undoNotice, &UndoNotice::undoRequested, this, &MainWindow::undoDelete);
+    statusBar()->addPermanentWidget(m_undoNotice);
     statusBar()->addPermanentWidget(m_savedLabel);
     statusBar()->addPermanentWidget(m_waitingLabel);
     statusBar()->addPermanentWidget(m_serverLabel);
@@ -273,6 +278,9 @@ void MainWindow::buildMenus()
     edit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     QAction *remove = article->addAction(tr("&Delete"), this, &MainWindow::deleteCurrent);
     remove->setShortcut(QKeySequence::Delete);
+    m_undoAction = article->addAction(tr("&Undo Delete"), this, &MainWindow::undoDelete);
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_undoAction->setEnabled(false);
     article->addSeparator();
     QAction *original = article->addAction(tr("Open &Original"), this, &MainWindow::openOriginal);
     original->setShortcut(QKeySequence(Qt::Key_O));
@@ -398,6 +406,7 @@ void MainWindow::chooseView(LocalStore::View view, const QString &tag)
     filter.search = m_search->text();
     if (m_filters->view() != view || m_filters->tag() != tag)
         m_filters->select(view, tag);
+    m_shownRow = 0; // another list: from its top when the article shown is not in it
     switch (view) {
     case LocalStore::View::Unread:
         m_titleLabel->setText(tr("Unread"));
@@ -421,14 +430,17 @@ void MainWindow::modelReloaded()
     m_countLabel->setText(count == 1 ? tr("1 article") : tr("%1 articles").arg(count));
     // Keep the article shown when it is still in the list; else the same row, so that
     // archiving one moves on to the next.
+    // (A reset of the model clears the current index: the row shown last says where.)
     int row = m_model->rowOfId(m_shownId);
     if (row < 0 && count > 0)
-        row = qBound(0, m_list->currentIndex().isValid() ? m_list->currentIndex().row() : 0,
-                     count - 1);
+        row =
+            qBound(0, m_list->currentIndex().isValid() ? m_list->currentIndex().row() : m_shownRow,
+                   count - 1);
     if (row >= 0) {
-        if (m_list->currentIndex().row() != row || m_model->article(row).id != m_shownId)
+        if (m_list->currentIndex().row() != row || m_model->article(row).id != m_shownId) {
             m_list->setCurrentIndex(m_model->index(row));
-        else
+            m_list->scrollTo(m_model->index(row));
+        } else
             showCurrent();
     } else if (m_store->articleCount() > 0 || !m_engine->isRefreshing()) {
         m_shownId = 0;
@@ -463,6 +475,7 @@ void MainWindow::showCurrent()
     const Article article = m_store->article(summary.id);
     const bool same = article.id == m_shownId;
     m_shownId = article.id;
+    m_shownRow = m_list->currentIndex().row();
     m_starAction->setText(article.starred ? tr("Un&star") : tr("&Star"));
     m_archiveAction->setText(article.archived ? tr("Un&archive") : tr("&Archive"));
     const int scroll =
@@ -525,7 +538,27 @@ void MainWindow::deleteCurrent()
     if (a.id == 0)
         return;
     m_engine->remove(a.id);
-    statusBar()->showMessage(tr("Deleted “%1”").arg(a.title), 3000);
+    m_lastDeleted = { a.id, a.title };
+    m_undoAction->setEnabled(true);
+    m_undoNotice->offerUndo(tr("Article deleted —"), m_undoNoticeMs);
+}
+
+void MainWindow::undoDelete()
+{
+    const Deleted deleted = std::exchange(m_lastDeleted, {});
+    m_undoAction->setEnabled(false);
+    if (deleted.id == 0)
+        return;
+    if (!m_engine->undoRemove(deleted.id)) {
+        m_undoNotice->say(
+            tr("“%1” was already deleted on the server. That can't be undone.").arg(deleted.title),
+            qMax(m_undoNoticeMs, 6000));
+        return;
+    }
+    // Back in its row, and shown again (the list reloads from the store).
+    m_shownId = deleted.id;
+    m_model->reload();
+    m_undoNotice->say(tr("“%1” is back.").arg(deleted.title), qMin(m_undoNoticeMs, 3000));
 }
 
 void MainWindow::editTags()
@@ -533,20 +566,12 @@ void MainWindow::editTags()
     const Article a = m_store->article(m_shownId);
     if (a.id == 0)
         return;
-    bool ok = false;
-    const QString text = QInputDialog::getText(
-        this, tr("Edit Tags"), tr("Tags of “%1”, separated by commas:").arg(a.title),
-        QLineEdit::Normal, a.tags.join(QStringLiteral(", ")), &ok);
-    if (!ok)
+    TagEditorDialog dialog(a.title, a.tags, this);
+    if (dialog.exec() != QDialog::Accepted)
         return;
-    QStringList tags;
-    const QStringList parts = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    for (const QString &part : parts) {
-        const QString tag = part.trimmed();
-        if (!tag.isEmpty() && !tags.contains(tag))
-            tags << tag;
-    }
-    m_engine->setTags(a.id, tags);
+    const QStringList tags = dialog.tags();
+    if (tags != a.tags)
+        m_engine->setTags(a.id, tags);
 }
 
 void MainWindow::addUrl()

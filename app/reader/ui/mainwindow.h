@@ -34,6 +34,7 @@ class ImageStore;
 class ReadingPane;
 class RequestLog;
 class SyncEngine;
+class UndoNotice;
 
 /*
     The reader's window: the banner on top; three panes below it (filters with counts, the
@@ -100,6 +101,11 @@ public:
     /*! How links and originals are opened (QDesktopServices::openUrl by default); false
         when no browser could be started. Tests give one that opens nothing. */
     void setUrlOpener(std::function<bool(const QUrl &)> opener) { m_openUrl = std::move(opener); }
+    /*! How long "Article deleted — Undo" shows (default 6 s); the delete waits as long
+        before it is sent (OutboxChangeQueue::setDeleteGraceMs()), so Undo within it works. */
+    void setUndoNoticeMs(int ms) { m_undoNoticeMs = ms; }
+    int undoNoticeMs() const { return m_undoNoticeMs; }
+    UndoNotice *undoNotice() const { return m_undoNotice; }
 
     /*! Starts the clock that listPainted() measures from (the process start, ideally). */
     void setLaunchTimer(const QElapsedTimer &timer) { m_launch = timer; }
@@ -132,6 +138,7 @@ private:
     void toggleStar();
     void toggleArchive();
     void deleteCurrent();
+    void undoDelete();
     void editTags();
     void addUrl();
     void openOriginal();
@@ -173,10 +180,20 @@ private:
     DeveloperWindow *m_developerWindow = nullptr;
     DeveloperHooks m_hooks;
     std::function<bool(const QUrl &)> m_openUrl;
+    UndoNotice *m_undoNotice = nullptr;
+    QAction *m_undoAction = nullptr;
+    int m_undoNoticeMs = 6000;
+    struct Deleted
+    {
+        qint64 id = 0;
+        QString title;
+    } m_lastDeleted; // what Undo Delete takes back
     QTimer m_noticeTimer;
     QTimer m_searchDelay;
     QElapsedTimer m_launch;
     qint64 m_shownId = 0;
+    int m_shownRow = 0; // where the next article comes when the shown one leaves the list
+    bool m_waitingForFirstArticle = false;
     bool m_painted = false;
 };
 

@@ -82,6 +82,13 @@ void SignInDialog::setAccount(const Account &account)
     m_username->setText(account.username);
     m_password->setText(account.password);
     updateEnabled();
+    // The first field still to fill has the focus.
+    for (QLineEdit *field : { m_server, m_clientId, m_clientSecret, m_username, m_password }) {
+        if (field->isEnabled() && field->text().isEmpty()) {
+            field->setFocus(Qt::OtherFocusReason);
+            break;
+        }
+    }
 }
 
 SignInDialog::Account SignInDialog::account() const

@@ -608,6 +608,11 @@ int Outbox::pendingCount() const
     return d->counts.pending;
 }
 
+int Outbox::pendingCountIn(const QString &databasePath)
+{
+    return OutboxStore::peekPendingCount(databasePath);
+}
+
 int Outbox::deadLetterCount() const
 {
     Q_D(const Outbox);

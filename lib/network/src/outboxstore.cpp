@@ -2,11 +2,13 @@
 // SPDX-License-Identifier: MIT
 
 #include "outboxstore_p.h"
+
 #include "sqliteutil_p.h"
 
 #include <QtCore/QAtomicInteger>
 #include <QtCore/QDateTime>
 #include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtSql/QSqlQuery>
@@ -110,6 +112,33 @@ OutboxStore::OutboxStore()
 OutboxStore::~OutboxStore()
 {
     close();
+}
+
+int OutboxStore::peekPendingCount(const QString &path)
+{
+    if (!QFileInfo::exists(path))
+        return 0;
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
+        return -1;
+    static QAtomicInteger<quint64> counter;
+    const QString name = QStringLiteral("keeptrying.outbox.peek.%1").arg(++counter);
+    int count = -1;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        // Read-only: a file that is not an outbox is left as it is, for the Outbox to judge.
+        db.setConnectOptions(
+            QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
+        if (db.open()) {
+            QSqlQuery query(db);
+            if (query.exec(QStringLiteral("SELECT count(*) FROM items WHERE state < 2")) &&
+                query.next())
+                count = query.value(0).toInt();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return count;
 }
 
 bool OutboxStore::fail(const QSqlError &error, const QString &what)

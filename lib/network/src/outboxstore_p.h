@@ -49,6 +49,9 @@ public:
 
     OutboxStore();
     ~OutboxStore();
+
+    /*! Pending rows of the file \a path, read-only (Outbox::pendingCountIn()). */
+    static int peekPendingCount(const QString &path);
     OutboxStore(const OutboxStore &) = delete;
     OutboxStore &operator=(const OutboxStore &) = delete;
 

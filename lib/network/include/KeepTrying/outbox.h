@@ -259,6 +259,11 @@ public:
 
     /*! Items not delivered and not dead letters (queued, sending, waiting to retry). */
     int pendingCount() const;
+    /*! The pendingCount() of the outbox file \a databasePath, read without opening it as an
+        Outbox: nothing is sent, locked, recovered or created (an app that opens its outbox
+        only once it can sign the replays still tells the user what waits). 0 when the file
+        does not exist, -1 when it cannot be read as an outbox. */
+    static int pendingCountIn(const QString &databasePath);
     int deadLetterCount() const;
     /*! Age of the oldest pending item in milliseconds, -1 when there is none. */
     qint64 oldestPendingAgeMs() const;
