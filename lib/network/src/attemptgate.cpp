@@ -187,6 +187,8 @@ void AttemptGate::check()
     if (!mayGo()) {
         if (m_wait == Wait::Connectivity && m_monitors.reachability)
             m_monitors.reachability->watch(m_url, manager()); // the backend may be Offline anew
+        if (m_waitChanged)
+            m_waitChanged(); // offline now, or only the origin away: the reason says which
         return;
     }
     // Reachable again: go now. The concurrency window paces what is released (one scout,
@@ -339,6 +341,17 @@ bool AttemptGate::isNetworkOffline() const
 {
     return m_monitors.reachability &&
         m_monitors.reachability->state() == ReachabilityBackend::Offline;
+}
+
+int AttemptGate::queuedAhead() const
+{
+    const ConcurrencyLimiter *l = limiter();
+    return l ? std::max(0, l->queuePosition(m_origin, this)) : 0;
+}
+
+qint64 AttemptGate::msUntilBudget() const
+{
+    return m_monitors.budget ? m_monitors.budget->msUntilRetry(m_url) : 0;
 }
 
 qint64 AttemptGate::msUntilProbe() const

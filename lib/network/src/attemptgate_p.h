@@ -73,6 +73,16 @@ public:
     // may be over. Refused: the breaker is open and the request may not wait for it.
     Result acquire(bool serverRetry);
     Wait waiting() const { return m_wait; }
+    // Called while the request keeps waiting but what it waits for may have changed (the
+    // network went offline or came back while the origin stays unreachable).
+    void setWaitChangedHandler(std::function<void()> changed)
+    {
+        m_waitChanged = std::move(changed);
+    }
+    // Wait::Limit: requests queued ahead of this one for the origin's window.
+    int queuedAhead() const;
+    // Wait::Budget: ms until the retry budget may grant a token.
+    qint64 msUntilBudget() const;
     // Stops any wait without a grant (the request ended).
     void stopWaiting();
 
@@ -112,6 +122,7 @@ private:
     QObject *m_context;
     Monitors m_monitors;
     std::function<void()> m_opened;
+    std::function<void()> m_waitChanged;
     QUrl m_url;
     QString m_origin;
     bool m_waitForConnectivity = true;
