@@ -124,29 +124,48 @@ void RetryBannerControllerPrivate::followReachability()
     }
 }
 
-RetryBannerControllerPrivate::Fault
-RetryBannerControllerPrivate::faultFromReason(const QString &reason)
+RetryBannerControllerPrivate::Fault RetryBannerControllerPrivate::faultOf(const WaitReason &reason)
 {
-    // RetryingReply names the fault of the failed attempt only in this reason, in fixed
-    // untranslated words ("connection refused", "host not found"; see
-    // RetryingNetworkAccessManager::retryScheduled()).
-    if (reason == QLatin1String("connection refused"))
-        return Fault::Refused;
-    if (reason == QLatin1String("host not found"))
-        return Fault::HostNotFound;
-    if (reason == QLatin1String("network unavailable") ||
-        reason == QLatin1String("offline (simulated)"))
+    if (reason.kind() == WaitReason::Offline)
         return Fault::NoNetwork;
-    return Fault::CannotConnect;
+    switch (reason.networkError()) {
+    case QNetworkReply::ConnectionRefusedError:
+        return Fault::Refused;
+    case QNetworkReply::HostNotFoundError:
+        return Fault::HostNotFound;
+    case QNetworkReply::TemporaryNetworkFailureError:
+    case QNetworkReply::NetworkSessionFailedError:
+        return Fault::NoNetwork; // Qt found no network
+    default:
+        return Fault::CannotConnect;
+    }
 }
 
-void RetryBannerControllerPrivate::noteFault(QNetworkReply *reply, const QString &reason)
+void RetryBannerControllerPrivate::noteWaitReason(QNetworkReply *reply, const WaitReason &reason)
 {
+    const QString origin = Reachability::originOf(reply->url());
     // An HTTP status proves the server answered: nothing to say about reaching it.
-    if (reason.startsWith(QLatin1String("HTTP ")))
-        faults.remove(Reachability::originOf(reply->url()));
-    else
-        faults.insert(Reachability::originOf(reply->url()), faultFromReason(reason));
+    if (reason.httpStatus() > 0)
+        faults.remove(origin);
+    else if (reason.hasFault() || reason.kind() == WaitReason::Offline)
+        faults.insert(origin, faultOf(reason));
+    if (Entry *entry = entryFor(reply, false)) {
+        switch (reason.kind()) {
+        case WaitReason::RetryAfter:
+        case WaitReason::BreakerOpen:
+        case WaitReason::BudgetExhausted:
+            entry->serverBusy = true;
+            break;
+        case WaitReason::Backoff:
+            entry->serverBusy = reason.httpStatus() > 0;
+            break;
+        case WaitReason::None:
+            break; // an attempt in flight: the last wait still says whose side it is
+        default:
+            entry->serverBusy = false;
+            break;
+        }
+    }
 }
 
 bool RetryBannerControllerPrivate::networkOffline() const
@@ -183,6 +202,7 @@ void RetryBannerControllerPrivate::update()
     const bool offlineNetwork = networkOffline();
     bool offline = false;
     bool slow = false;
+    bool busy = false;
     const Entry *unreachable = nullptr; // the one that has waited longest
     qint64 nextOfflineCheck = -1; // ms until a waiting reply reaches offlineThresholdMs
     for (const Entry &entry : std::as_const(entries)) {
@@ -204,8 +224,10 @@ void RetryBannerControllerPrivate::update()
             }
         }
         // Retried, waiting or just slow to answer: the user has waited too long either way.
-        if (entry.overThreshold)
+        if (entry.overThreshold) {
             slow = true;
+            busy = busy || entry.serverBusy;
+        }
     }
     if (!offline && !unreachable && nextOfflineCheck >= 0)
         offlineTimer.start(int(std::min<qint64>(nextOfflineCheck, INT_MAX)));
@@ -237,6 +259,7 @@ void RetryBannerControllerPrivate::update()
 
     const RetryBannerController::Situation now = offline ? RetryBannerController::Offline
         : unreachable                                    ? RetryBannerController::Unreachable
+        : busy                                           ? RetryBannerController::ServerBusy
         : slow                                           ? RetryBannerController::Slow
                                                          : RetryBannerController::Hidden;
     if (now == situation)
@@ -299,14 +322,18 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
                                          d->entryFor(reply, true);
                                          d->update(); // a new entry may change the situation
                                      });
-    d->managerConnections << connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
-                                     [d](QNetworkReply *reply, int, qint64, const QString &reason) {
-                                         d->noteFault(reply, reason);
-                                         if (!d->wantsReply(reply) && !d->entryFor(reply, false))
-                                             return;
-                                         d->entryFor(reply, true);
-                                         d->update();
-                                     });
+    // The typed reason says whose side a wait is on; its fault, what the last attempt met.
+    d->managerConnections << connect(
+        manager, &RetryingNetworkAccessManager::waitReasonChanged, this,
+        [d](QNetworkReply *reply, const WaitReason &reason) {
+            const bool retry =
+                reason.kind() == WaitReason::Backoff || reason.kind() == WaitReason::RetryAfter;
+            if (retry && (d->wantsReply(reply) || d->entryFor(reply, false)))
+                d->entryFor(reply, true); // a retried request counts from here
+            d->noteWaitReason(reply, reason);
+            if (d->entryFor(reply, false))
+                d->update();
+        });
     // finished() follows gaveUp(); nothing to do here but be sure the reply is let go.
     d->managerConnections << connect(manager, &RetryingNetworkAccessManager::gaveUp, this,
                                      [d](QNetworkReply *reply) {

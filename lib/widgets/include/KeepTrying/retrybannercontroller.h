@@ -38,6 +38,9 @@ class RetryBannerControllerPrivate;
         not known to be down, so this is not "offline": unreachableServer and
         unreachableReason say which server and what went wrong (a refused connection
         means the server's machine answered, so the network works).
+    \li ServerBusy, otherwise, while a watched request over thresholdMs (below) last waited
+        because of its server (WaitReason RetryAfter, BreakerOpen, BudgetExhausted, or
+        Backoff after an HTTP answer): the network works, the server is struggling.
     \li Slow, otherwise, while a watched request has been unfinished for longer than
         thresholdMs (1000 ms by default), whatever keeps it: a retry, a wait (for its
         backoff, the circuit breaker or the retry budget) or a server that is simply slow
@@ -86,8 +89,12 @@ public:
         Hidden, //!< Nothing to show.
         Slow, //!< A request has taken longer than thresholdMs: "taking longer than usual".
         Offline, //!< The network is down; a request waits for it: "You're offline".
-        Unreachable //!< A request waits for its server, which cannot be reached although
-        //!< the network is not known to be down: "The server … isn't answering".
+        Unreachable, //!< A request waits for its server, which cannot be reached although
+        //!< the network is not known to be down: "The server isn't answering".
+        ServerBusy //!< As Slow, and the server is the cause: the request's last wait was
+        //!< for a server fault (a 5xx or 429 answer, a Retry-After, the origin's open
+        //!< circuit breaker or spent retry budget; RetryingReply::waitReason()). Your
+        //!< network is fine: "The server is busy right now".
     };
     Q_ENUM(Situation)
 
@@ -167,12 +174,13 @@ public:
 
     /*! While situation is Unreachable: the server that cannot be reached, as a user would
         write it ("wallabag.example.org", "127.0.0.1:8080": the host, and the port when the
-        URL names one). Otherwise empty. Of several unreachable servers, the one waited for
+        URL names one), for logs and developer tools: the banner's own words name no server
+        or port. Otherwise empty. Of several unreachable servers, the one waited for
         longest. */
     QString unreachableServer() const;
     /*! While situation is Unreachable: why unreachableServer() cannot be reached (learnt
-        from the reason of RetryingNetworkAccessManager::retryScheduled() for any reply to
-        it). Otherwise CannotConnect. */
+        from the fault RetryingReply::waitReason() carries for any reply to it). Otherwise
+        CannotConnect. */
     UnreachableReason unreachableReason() const;
 
 Q_SIGNALS:
