@@ -94,6 +94,8 @@ private Q_SLOTS:
     void slowSwitchesToOfflineInPlace();
     void serverFaultSaysTheServerIsBusy();
     void wordsAreForPeople();
+    void dwellKeepsOneSituation_data();
+    void dwellKeepsOneSituation();
     void backFromSimulatedOfflineIsNotUnreachable();
     void offlineLookWithoutController();
     void animationReachesFinalState();
@@ -611,6 +613,7 @@ void tst_RetryBanner::serverFaultSaysTheServerIsBusy()
     m_banner->setAnimated(false);
     RetryBannerController *controller = m_banner->bind(m_manager.get());
     controller->setThresholdMs(100);
+    controller->setDwellMs(0); // slow first on a loaded machine: no dwell before the words
     std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
     QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::ServerBusy, 5000);
     QVERIFY(m_banner->isVisible());
@@ -653,6 +656,65 @@ void tst_RetryBanner::wordsAreForPeople()
     QVERIFY(RetryBanner::defaultOfflineText().contains(QLatin1String("You're offline")));
 }
 
+void tst_RetryBanner::dwellKeepsOneSituation_data()
+{
+    QTest::addColumn<int>("dwellMs");
+    QTest::newRow("no dwell: the words flip at once") << 0;
+    QTest::newRow("dwell") << 400;
+}
+
+void tst_RetryBanner::dwellKeepsOneSituation()
+{
+    // The request waits for its unreachable server ("can't be reached"), then the probe
+    // gets through and the attempt is slow ("taking longer"). With a dwell the first words
+    // stay at least that long; going offline is news and shows at once, as does the end.
+    QFETCH(int, dwellMs);
+    Demo::DemoServer server;
+    QVERIFY(server.listen() != 0);
+    QVERIFY(server.addFault(QStringLiteral("route=/images/*,latency=3000")));
+    const QUrl url = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
+    Reachability *reachability = m_manager->reachability();
+    reachability->setBackend(nullptr);
+    reachability->setProbeSchedule(60000, 60000);
+    reachability->reportFailure(url);
+    m_banner->setAnimated(false);
+    RetryBannerController *controller = m_banner->bind(m_manager.get());
+    QCOMPARE(controller->dwellMs(), 3000); // the default
+    controller->setDwellMs(dwellMs);
+    controller->setOfflineThresholdMs(0);
+    controller->setThresholdMs(0);
+    QSignalSpy situation(controller, &RetryBannerController::situationChanged);
+
+    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(url)));
+    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Unreachable, 2000);
+    QElapsedTimer sinceUnreachable;
+    sinceUnreachable.start();
+    reachability->reportSuccess(url); // the attempt goes, and takes its time
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QTRY_COMPARE_WITH_TIMEOUT(retrying->attemptCount(), 1, 2000);
+    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Slow, 2000);
+    if (dwellMs > 0)
+        QVERIFY(sinceUnreachable.elapsed() >= dwellMs - 50);
+    QCOMPARE(m_banner->currentText(), RetryBanner::defaultText());
+    QCOMPARE(controller->unreachableServer(), QString());
+
+    // Offline while Slow has just begun its dwell: shown at once.
+    m_manager->setSimulatedOffline(true);
+    QCOMPARE(controller->situation(), RetryBannerController::Offline);
+    reply->abort();
+    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
+    m_manager->setSimulatedOffline(false);
+
+    QList<RetryBannerController::Situation> situations;
+    for (const QList<QVariant> &args : std::as_const(situation))
+        situations << args.at(0).value<RetryBannerController::Situation>();
+    const QList<RetryBannerController::Situation> expected { RetryBannerController::Unreachable,
+                                                             RetryBannerController::Slow,
+                                                             RetryBannerController::Offline,
+                                                             RetryBannerController::Hidden };
+    QCOMPARE(situations, expected);
+}
+
 void tst_RetryBanner::backFromSimulatedOfflineIsNotUnreachable()
 {
     // A request parked through a long simulated outage: when QA goes online again, the
@@ -688,6 +750,7 @@ void tst_RetryBanner::slowSwitchesToOfflineInPlace()
     m_banner->setAnimated(false);
     RetryBannerController *controller = m_banner->bind(m_manager.get());
     controller->setThresholdMs(0);
+    controller->setDwellMs(0); // each step's words at once (dwellKeepsOneSituation tests it)
     QSignalSpy shown(m_banner, &RetryBanner::showAnimationFinished);
     QSignalSpy hidden(m_banner, &RetryBanner::hideAnimationFinished);
     QSignalSpy offline(m_banner, &RetryBanner::offlineChanged);

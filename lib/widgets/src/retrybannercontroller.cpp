@@ -235,9 +235,37 @@ void RetryBannerControllerPrivate::update()
         offlineTimer.stop();
 
     Q_Q(RetryBannerController);
+    using Situation = RetryBannerController::Situation;
+    const Situation wanted = offline ? RetryBannerController::Offline
+        : unreachable                ? RetryBannerController::Unreachable
+        : busy                       ? RetryBannerController::ServerBusy
+        : slow                       ? RetryBannerController::Slow
+                                     : RetryBannerController::Hidden;
+    // Between the situations that are the controller's reading of a wait (slow, server
+    // busy, unreachable), one stays at least dwellMs: a retry that flaps between "can't
+    // reach" and "taking longer" must not make the words flap. Offline (a fact of the
+    // user's side) and Hidden (the wait is over) apply at once.
+    const auto guessed = [](Situation s) {
+        return s == RetryBannerController::Slow || s == RetryBannerController::ServerBusy ||
+            s == RetryBannerController::Unreachable;
+    };
+    Situation now = wanted;
+    dwellTimer.stop();
+    if (wanted != situation && guessed(wanted) && guessed(situation) && dwellMs > 0 &&
+        situationSince.isValid()) {
+        const qint64 left = dwellMs - situationSince.elapsed();
+        if (left > 0) {
+            now = situation;
+            dwellTimer.start(int(std::min<qint64>(left, INT_MAX)));
+        }
+    }
+
     QString server;
     RetryBannerController::UnreachableReason reason = RetryBannerController::CannotConnect;
-    if (!offline && unreachable) {
+    if (now == RetryBannerController::Unreachable && wanted != RetryBannerController::Unreachable) {
+        server = unreachableServer; // held by the dwell: the words stay as they were
+        reason = unreachableReason;
+    } else if (now == RetryBannerController::Unreachable) {
         server = unreachable->server;
         switch (faults.value(unreachable->origin, Fault::CannotConnect)) {
         case Fault::Refused:
@@ -257,14 +285,10 @@ void RetryBannerControllerPrivate::update()
         Q_EMIT q->unreachableServerChanged();
     }
 
-    const RetryBannerController::Situation now = offline ? RetryBannerController::Offline
-        : unreachable                                    ? RetryBannerController::Unreachable
-        : busy                                           ? RetryBannerController::ServerBusy
-        : slow                                           ? RetryBannerController::Slow
-                                                         : RetryBannerController::Hidden;
     if (now == situation)
         return;
     situation = now;
+    situationSince.start();
     qCDebug(lcWidgets) << "situation" << now << unreachableServer;
     Q_EMIT q->situationChanged(now);
     // Read situation again: a slot of situationChanged() may have changed it already.
@@ -281,6 +305,9 @@ RetryBannerController::RetryBannerController(QObject *parent)
     Q_D(RetryBannerController);
     d->offlineTimer.setSingleShot(true);
     connect(&d->offlineTimer, &QTimer::timeout, this, [d] { d->update(); });
+    d->dwellTimer.setSingleShot(true);
+    d->dwellTimer.setTimerType(Qt::PreciseTimer);
+    connect(&d->dwellTimer, &QTimer::timeout, this, [d] { d->update(); });
 }
 
 RetryBannerController::~RetryBannerController()
@@ -292,6 +319,7 @@ RetryBannerController::~RetryBannerController()
     for (const QMetaObject::Connection &c : std::as_const(d->reachabilityConnections))
         disconnect(c);
     d->offlineTimer.stop();
+    d->dwellTimer.stop();
     for (auto &entry : d->entries) {
         for (const QMetaObject::Connection &c : std::as_const(entry.connections))
             disconnect(c);
@@ -420,6 +448,23 @@ void RetryBannerController::setOfflineThresholdMs(int thresholdMs)
         return;
     d->offlineThresholdMs = thresholdMs;
     Q_EMIT offlineThresholdMsChanged(thresholdMs);
+    d->update();
+}
+
+int RetryBannerController::dwellMs() const
+{
+    Q_D(const RetryBannerController);
+    return d->dwellMs;
+}
+
+void RetryBannerController::setDwellMs(int dwellMs)
+{
+    Q_D(RetryBannerController);
+    dwellMs = qMax(0, dwellMs);
+    if (d->dwellMs == dwellMs)
+        return;
+    d->dwellMs = dwellMs;
+    Q_EMIT dwellMsChanged(dwellMs);
     d->update();
 }
 

@@ -60,6 +60,10 @@ public:
     QList<QMetaObject::Connection> reachabilityConnections;
     // Fires when the first waiting reply reaches offlineThresholdMs.
     QTimer offlineTimer;
+    // Ends a dwell: the situation wanted meanwhile applies then.
+    QTimer dwellTimer;
+    QElapsedTimer situationSince; // since the situation last changed
+    int dwellMs = 3000;
     // Keys are only compared, never dereferenced after destroyed(): a reply can be
     // half-destroyed when it leaves.
     QHash<QNetworkReply *, Entry> entries;

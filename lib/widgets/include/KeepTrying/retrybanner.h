@@ -32,9 +32,11 @@ class RetryBannerPrivate;
 
     Bind it with one call, bind(): the banner then shows itself while a request of the
     manager has taken longer than a second (retried, waiting or simply slow), switches
-    to its offline message (offline true) while the network is down, says which server
-    cannot be reached and why (defaultUnreachableText()) while a request waits for a
-    server that does not answer, and hides once they have finished. The decision is
+    to its offline message (offline true) while the network is down, says that the server
+    cannot be reached and on whose side the trouble likely is (defaultUnreachableText())
+    while a request waits for a server that does not answer, says the server is busy
+    (defaultServerBusyText()) while it answers with errors, and hides once they have
+    finished. The decision is
     made by a RetryBannerController (its situation property), which can also be made
     separately (to set its thresholds or tracking mode, or to share it between windows)
     and handed to setController().

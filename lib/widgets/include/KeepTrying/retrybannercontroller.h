@@ -50,6 +50,8 @@ class RetryBannerControllerPrivate;
     \li Hidden, once no request gives a reason to show anything: every such request has
         finished (with success or not), or stopped waiting and is not slow.
     \endlist
+    Of Slow, ServerBusy and Unreachable, a situation once shown stays at least dwellMs (3 s)
+    before it gives way to another of them, so one wait reads as one message.
     Every watched request counts until it finishes, also while its body arrives: exclude
     transfers the user watches progress of (large downloads, event streams) with
     UserWaitingAttribute set to false, or use TrackMarkedReplies.
@@ -76,6 +78,7 @@ class KEEPTRYING_WIDGETS_EXPORT RetryBannerController : public QObject
     Q_PROPERTY(int offlineThresholdMs READ offlineThresholdMs WRITE setOfflineThresholdMs NOTIFY
                    offlineThresholdMsChanged)
     Q_PROPERTY(int thresholdMs READ thresholdMs WRITE setThresholdMs NOTIFY thresholdMsChanged)
+    Q_PROPERTY(int dwellMs READ dwellMs WRITE setDwellMs NOTIFY dwellMsChanged)
     Q_PROPERTY(TrackingMode trackingMode READ trackingMode WRITE setTrackingMode NOTIFY
                    trackingModeChanged)
     Q_PROPERTY(int trackedCount READ trackedCount NOTIFY trackedCountChanged)
@@ -163,6 +166,15 @@ public:
     int offlineThresholdMs() const;
     void setOfflineThresholdMs(int thresholdMs);
 
+    /*! The least time, in milliseconds, one of Slow, ServerBusy and Unreachable stays
+        before situation changes to another of them (default 3000; negative values count as
+        0, which switches the dwell off). One wait that flaps between them (a probe gets
+        through, the attempt fails again) then reads as one situation, not a message that
+        changes every second. Offline and Hidden apply at once, whatever the dwell: the
+        network going away, or the wait ending, is news. */
+    int dwellMs() const;
+    void setDwellMs(int dwellMs);
+
     TrackingMode trackingMode() const;
     /*! Applies to replies seen from now on; replies already watched stay watched. */
     void setTrackingMode(TrackingMode mode);
@@ -191,6 +203,7 @@ Q_SIGNALS:
     void situationChanged(KeepTrying::RetryBannerController::Situation situation);
     void offlineThresholdMsChanged(int thresholdMs);
     void thresholdMsChanged(int thresholdMs);
+    void dwellMsChanged(int dwellMs);
     void trackingModeChanged(KeepTrying::RetryBannerController::TrackingMode mode);
     void trackedCountChanged(int count);
     /*! unreachableServer or unreachableReason changed; emitted before situationChanged()
