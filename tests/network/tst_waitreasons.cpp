@@ -7,6 +7,7 @@
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/giveupreason.h>
 #include <KeepTrying/outbox.h>
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
@@ -77,6 +78,7 @@ private Q_SLOTS:
     void backoff_data();
     void backoff();
     void offline();
+    void unreachableThenOfflineThenUnreachable();
     void breakerOpen();
     void budgetExhausted();
     void windowFull();
@@ -215,6 +217,37 @@ void tst_WaitReasons::offline()
     QVERIFY(!offlineWhenAnnounced.isEmpty());
     QVERIFY(!offlineWhenAnnounced.contains(false));
     QCOMPARE(recorder.kinds().last(), WaitReason::None);
+}
+
+// A refused connection: the origin is away, not the network. Going offline while it waits
+// changes the reason to Offline, and back.
+void tst_WaitReasons::unreachableThenOfflineThenUnreachable()
+{
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    manager.reachability()->setBackend(nullptr);
+    manager.reachability()->setProbeSchedule(60000, 60000); // no probe ends the wait here
+    manager.reachability()->setConnectProbeSchedule(60000);
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(QStringLiteral("127.0.0.1"));
+    url.setPort(closedPort());
+    url.setPath(QStringLiteral("/u"));
+    std::unique_ptr<RetryingReply> reply(getFrom(manager, url));
+    QTRY_COMPARE_WITH_TIMEOUT(reply->waitReason().kind(), WaitReason::Unreachable, 5000);
+    QCOMPARE(reply->waitReason().origin(), WaitReason::originOf(url));
+    QCOMPARE(reply->waitReason().networkError(), QNetworkReply::ConnectionRefusedError);
+    QCOMPARE(reply->waitReason().httpStatus(), 0);
+    QVERIFY(reply->isWaitingForConnectivity());
+
+    QSignalSpy changed(reply.get(), &RetryingReply::waitReasonChanged);
+    manager.setSimulatedOffline(true);
+    QCOMPARE(reply->waitReason().kind(), WaitReason::Offline);
+    manager.setSimulatedOffline(false);
+    QCOMPARE(reply->waitReason().kind(), WaitReason::Unreachable);
+    QCOMPARE(changed.size(), 2);
+    reply->abort();
+    QCOMPARE(reply->waitReason().kind(), WaitReason::None);
 }
 
 // After repeated failures the breaker opens: the retry waits BreakerOpen with the origin
