@@ -5,6 +5,8 @@
 
 #include "logging_p.h"
 
+#include <KeepTrying/waitreason.h>
+
 #include <QtCore/QRandomGenerator>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
@@ -50,6 +52,7 @@ void AttemptGate::setTarget(const QUrl &url, const RetryPolicy &policy)
 {
     m_url = url;
     m_origin = Reachability::originOf(url);
+    m_originUrl.clear();
     m_waitForConnectivity = policy.waitForConnectivity;
     m_mayWaitForBreaker = policy.waitForConnectivity || policy.deadlineMs > 0;
     m_staggerMs = std::max<qint64>(0, policy.reconnectStaggerMs);
@@ -341,6 +344,13 @@ bool AttemptGate::isNetworkOffline() const
 {
     return m_monitors.reachability &&
         m_monitors.reachability->state() == ReachabilityBackend::Offline;
+}
+
+const QUrl &AttemptGate::originUrl() const
+{
+    if (m_originUrl.isEmpty())
+        m_originUrl = WaitReason::originOf(m_url);
+    return m_originUrl;
 }
 
 int AttemptGate::queuedAhead() const

@@ -68,6 +68,9 @@ public:
     // The request the next attempt goes to (again on each redirect) and its policy.
     void setTarget(const QUrl &url, const RetryPolicy &policy);
     const QString &origin() const { return m_origin; }
+    // The target's origin as a URL (WaitReason::originOf()), made on first use: only a
+    // request that waits needs it.
+    const QUrl &originUrl() const;
 
     // Takes what the next attempt needs, in order. Waiting: opened() follows when the wait
     // may be over. Refused: the breaker is open and the request may not wait for it.
@@ -125,6 +128,7 @@ private:
     std::function<void()> m_waitChanged;
     QUrl m_url;
     QString m_origin;
+    mutable QUrl m_originUrl; // empty until originUrl() is asked
     bool m_waitForConnectivity = true;
     bool m_mayWaitForBreaker = true;
     qint64 m_staggerMs = 0;

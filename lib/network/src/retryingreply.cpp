@@ -598,8 +598,8 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
     previousDelayMs = delay;
     // Made before the timer starts, so the timer never fires before the announced end.
     const bool serverAsked = context.retryAfterMs >= 0 && delay == context.retryAfterMs;
-    backoffReason = (serverAsked ? WaitReason::retryAfter(hop->url(), delay)
-                                 : WaitReason::backoff(hop->url(), delay))
+    backoffReason = (serverAsked ? WaitReason::retryAfter(gate->originUrl(), delay)
+                                 : WaitReason::backoff(gate->originUrl(), delay))
                         .withFault(lastFaultStatus, lastFaultError);
     qCInfo(lcNetwork).nospace() << "attempt " << attempt << " of " << hop->method() << ' '
                                 << loggableUrl(hop->url()) << " failed (" << reason

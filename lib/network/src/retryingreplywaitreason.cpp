@@ -28,7 +28,7 @@ WaitReason RetryingReplyPrivate::currentWaitReason() const
         return backoffReason;
     if (state != State::WaitingForGate || !gate)
         return WaitReason();
-    const QUrl &url = hop->url();
+    const QUrl &url = gate->originUrl();
     WaitReason reason;
     switch (gate->waiting()) {
     case AttemptGate::Wait::None:

@@ -20,6 +20,9 @@ WaitReason::WaitReason(Kind kind, const QUrl &origin, qint64 inMs)
 
 QUrl WaitReason::originOf(const QUrl &url)
 {
+    // Already an origin (as the manager passes it): shared, not rebuilt.
+    if (!url.hasQuery() && !url.hasFragment() && url.path().isEmpty() && url.userInfo().isEmpty())
+        return url;
     QUrl origin;
     origin.setScheme(url.scheme());
     origin.setHost(url.host());
