@@ -9,7 +9,6 @@
 #include <KeepTrying/retryingreply.h>
 #include <KeepTrying/waitreason.h>
 
-#include <QtCore/QRegularExpression>
 #include <QtHttpServer/QHttpServer>
 #include <QtNetwork/QNetworkReply>
 #include <QtNetwork/QTcpServer>
@@ -92,10 +91,6 @@ private Q_SLOTS:
     void unreachableReasonFromFault_data();
     void unreachableReasonFromFault();
     void slowSwitchesToOfflineInPlace();
-    void serverFaultSaysTheServerIsBusy();
-    void wordsAreForPeople();
-    void dwellKeepsOneSituation_data();
-    void dwellKeepsOneSituation();
     void backFromSimulatedOfflineIsNotUnreachable();
     void offlineLookWithoutController();
     void animationReachesFinalState();
@@ -602,117 +597,6 @@ void tst_RetryBanner::unreachableReasonFromFault()
     std::unique_ptr<QNetworkReply> next(m_manager->get(QNetworkRequest(m_server->url())));
     QCOMPARE(controller->situation(), RetryBannerController::Hidden);
     QTRY_VERIFY_WITH_TIMEOUT(next->isFinished(), 5000);
-}
-
-void tst_RetryBanner::serverFaultSaysTheServerIsBusy()
-{
-    // A 503 storm: the network is fine, the server is struggling. The banner says so, in
-    // words without the status code, the route or the attempt count.
-    m_server->setScript({ 503, 503, 503 });
-    m_manager->setRetryPolicy(shortPolicy(120));
-    m_banner->setAnimated(false);
-    RetryBannerController *controller = m_banner->bind(m_manager.get());
-    controller->setThresholdMs(100);
-    controller->setDwellMs(0); // slow first on a loaded machine: no dwell before the words
-    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(m_server->url())));
-    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::ServerBusy, 5000);
-    QVERIFY(m_banner->isVisible());
-    QCOMPARE(m_banner->currentText(), RetryBanner::defaultServerBusyText());
-    QVERIFY(!m_banner->currentText().contains(QLatin1String("503")));
-    m_banner->setServerBusyText(QStringLiteral("Busy, hold on"));
-    QCOMPARE(m_banner->currentText(), QStringLiteral("Busy, hold on"));
-    m_banner->setServerBusyText(QString());
-    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
-    QCOMPARE(reply->error(), QNetworkReply::NoError);
-    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
-}
-
-void tst_RetryBanner::wordsAreForPeople()
-{
-    // Every default message says what is happening and that it keeps trying, and holds
-    // nothing meant for developers: no digits (status codes, ports, attempt counts), no
-    // address, no header or protocol names.
-    const QString server = QStringLiteral("127.0.0.1:43057");
-    const QStringList words {
-        RetryBanner::defaultText(),
-        RetryBanner::defaultOfflineText(),
-        RetryBanner::defaultServerBusyText(),
-        RetryBanner::defaultUnreachableText(RetryBannerController::ConnectionRefused, server),
-        RetryBanner::defaultUnreachableText(RetryBannerController::HostNotFound, server),
-        RetryBanner::defaultUnreachableText(RetryBannerController::CannotConnect, server),
-    };
-    static const QRegularExpression developerWords(
-        QStringLiteral("\\d|HTTP|Retry-After|attempt|breaker|budget|route|port|DNS|"
-                       "answered|status"),
-        QRegularExpression::CaseInsensitiveOption);
-    for (const QString &text : words) {
-        QVERIFY2(!developerWords.match(text).hasMatch(), qPrintable(text));
-        QVERIFY2(text.contains(QLatin1String("keep trying")), qPrintable(text));
-    }
-    // Whose side it is on, where that is known.
-    QVERIFY(RetryBanner::defaultServerBusyText().contains(QLatin1String("Your network is fine")));
-    QVERIFY(RetryBanner::defaultUnreachableText(RetryBannerController::ConnectionRefused, server)
-                .contains(QLatin1String("Your network is fine")));
-    QVERIFY(RetryBanner::defaultOfflineText().contains(QLatin1String("You're offline")));
-}
-
-void tst_RetryBanner::dwellKeepsOneSituation_data()
-{
-    QTest::addColumn<int>("dwellMs");
-    QTest::newRow("no dwell: the words flip at once") << 0;
-    QTest::newRow("dwell") << 400;
-}
-
-void tst_RetryBanner::dwellKeepsOneSituation()
-{
-    // The request waits for its unreachable server ("can't be reached"), then the probe
-    // gets through and the attempt is slow ("taking longer"). With a dwell the first words
-    // stay at least that long; going offline is news and shows at once, as does the end.
-    QFETCH(int, dwellMs);
-    Demo::DemoServer server;
-    QVERIFY(server.listen() != 0);
-    QVERIFY(server.addFault(QStringLiteral("route=/images/*,latency=3000")));
-    const QUrl url = server.baseUrl().resolved(QUrl(QStringLiteral("/images/preview-01.png")));
-    Reachability *reachability = m_manager->reachability();
-    reachability->setBackend(nullptr);
-    reachability->setProbeSchedule(60000, 60000);
-    reachability->reportFailure(url);
-    m_banner->setAnimated(false);
-    RetryBannerController *controller = m_banner->bind(m_manager.get());
-    QCOMPARE(controller->dwellMs(), 3000); // the default
-    controller->setDwellMs(dwellMs);
-    controller->setOfflineThresholdMs(0);
-    controller->setThresholdMs(0);
-    QSignalSpy situation(controller, &RetryBannerController::situationChanged);
-
-    std::unique_ptr<QNetworkReply> reply(m_manager->get(QNetworkRequest(url)));
-    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Unreachable, 2000);
-    QElapsedTimer sinceUnreachable;
-    sinceUnreachable.start();
-    reachability->reportSuccess(url); // the attempt goes, and takes its time
-    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
-    QTRY_COMPARE_WITH_TIMEOUT(retrying->attemptCount(), 1, 2000);
-    QTRY_COMPARE_WITH_TIMEOUT(controller->situation(), RetryBannerController::Slow, 2000);
-    if (dwellMs > 0)
-        QVERIFY(sinceUnreachable.elapsed() >= dwellMs - 50);
-    QCOMPARE(m_banner->currentText(), RetryBanner::defaultText());
-    QCOMPARE(controller->unreachableServer(), QString());
-
-    // Offline while Slow has just begun its dwell: shown at once.
-    m_manager->setSimulatedOffline(true);
-    QCOMPARE(controller->situation(), RetryBannerController::Offline);
-    reply->abort();
-    QCOMPARE(controller->situation(), RetryBannerController::Hidden);
-    m_manager->setSimulatedOffline(false);
-
-    QList<RetryBannerController::Situation> situations;
-    for (const QList<QVariant> &args : std::as_const(situation))
-        situations << args.at(0).value<RetryBannerController::Situation>();
-    const QList<RetryBannerController::Situation> expected { RetryBannerController::Unreachable,
-                                                             RetryBannerController::Slow,
-                                                             RetryBannerController::Offline,
-                                                             RetryBannerController::Hidden };
-    QCOMPARE(situations, expected);
 }
 
 void tst_RetryBanner::backFromSimulatedOfflineIsNotUnreachable()
