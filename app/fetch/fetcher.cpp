@@ -9,12 +9,14 @@
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingreply.h>
 
+#include <QtCore/QDebug>
 #include <QtCore/QMetaEnum>
 #include <QtNetwork/QNetworkRequest>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <utility>
 
 namespace {
 
@@ -89,8 +91,8 @@ Fetcher::Fetcher(const FetchOptions &options, QObject *parent) : QObject(parent)
             &Fetcher::onRetryScheduled);
     connect(&m_manager, &KeepTrying::RetryingNetworkAccessManager::gaveUp, this,
             &Fetcher::onGaveUp);
-    connect(&m_manager, &KeepTrying::RetryingNetworkAccessManager::waitingForConnectivity, this,
-            &Fetcher::onWaitingForConnectivity);
+    connect(&m_manager, &KeepTrying::RetryingNetworkAccessManager::waitReasonChanged, this,
+            &Fetcher::onWaitReasonChanged);
 }
 
 void Fetcher::setLineHandler(std::function<void(const QString &)> handler)
@@ -171,10 +173,6 @@ bool Fetcher::start()
     connect(reply, &QIODevice::readyRead, this, &Fetcher::onReadyRead);
     connect(reply, &QNetworkReply::finished, this, &Fetcher::onFinished);
     connect(reply, &QNetworkReply::redirected, this, &Fetcher::onRedirected);
-    if (auto *retrying = qobject_cast<KeepTrying::RetryingReply *>(reply)) {
-        connect(retrying, &KeepTrying::RetryingReply::waitingToRetryChanged, this,
-                &Fetcher::onWaitingToRetryChanged);
-    }
     if (reply->isFinished())
         onFinished();
     return true;
@@ -247,8 +245,7 @@ void Fetcher::onRetryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs
                                const QString &reason)
 {
     checkProxy(reply && reply->url().isValid() ? reply->url() : m_options.url);
-    m_lastRetryReason = reason;
-    m_retryWait = m_waits; // this wait is the backoff it announces
+    m_lastRetryReason = reason; // the log form, shown as it is
     // The number is the attempt about to be made.
     say(QStringLiteral("retry %1 in %2 ms: %3").arg(attempt + 1).arg(delayMs).arg(reason));
 }
@@ -289,73 +286,111 @@ void Fetcher::onProxyChecked(bool accepted, ExitCodes::Code code, const QString 
     reply->abort(); // nothing more is sent
 }
 
-void Fetcher::onGaveUp(QNetworkReply *, const QString &reason)
+void Fetcher::onGaveUp(QNetworkReply *reply, const QString &)
 {
-    m_gaveUpReason = reason;
-    if (m_options.verbose)
-        say(QStringLiteral("* gave up: %1").arg(reason));
+    if (auto *retrying = qobject_cast<KeepTrying::RetryingReply *>(reply))
+        m_giveUp = retrying->giveUpReason();
+    if (m_options.verbose) {
+        QString line;
+        QDebug(&line).noquote().nospace() << m_giveUp;
+        say(QStringLiteral("* gave up: %1").arg(line));
+    }
 }
+
+namespace {
+
+// The fault a wait follows, for developers: "HTTP 503", "ConnectionRefusedError".
+QString faultOf(const KeepTrying::WaitReason &reason)
+{
+    if (reason.httpStatus() > 0)
+        return QStringLiteral("HTTP %1").arg(reason.httpStatus());
+    return QString::fromLatin1(
+        QMetaEnum::fromType<QNetworkReply::NetworkError>().valueToKey(reason.networkError()));
+}
+
+} // namespace
 
 // Without these lines a run would print "retry 2 in 8 ms" and then say nothing for as long
-// as the server is away: the manager probes it instead of spending attempts.
-void Fetcher::onWaitingForConnectivity(QNetworkReply *reply, bool waiting)
+// as the server is away: the manager probes it instead of spending attempts. Each line
+// renders the typed reason; nothing is read from the log-form text.
+void Fetcher::onWaitReasonChanged(QNetworkReply *, const KeepTrying::WaitReason &reason)
 {
-    const QString server =
-        hostAndPort(reply && reply->url().isValid() ? reply->url() : m_options.url);
-    if (!waiting) {
-        if (m_resumeLine.isEmpty())
-            m_resumeLine =
-                QStringLiteral("%1 answers again, attempt %2").arg(server, QStringLiteral("%1"));
-        return;
+    using KeepTrying::WaitReason;
+    const WaitReason::Kind was = std::exchange(m_lastWait, reason.kind());
+    const QString server = hostAndPort(reason.isWaiting() ? reason.origin() : m_options.url);
+    // The server the ended wait was for (after a redirect, not the URL asked for).
+    const QString origin = std::exchange(m_lastWaitServer, server);
+    if (was == reason.kind() && reason.kind() != WaitReason::Backoff &&
+        reason.kind() != WaitReason::RetryAfter)
+        return; // the same wait, renewed (a breaker's next probe time, say)
+    // A wait that ended tells the next attempt's line why it goes now.
+    if (was == WaitReason::Unreachable && m_resumeLine.isEmpty())
+        m_resumeLine =
+            QStringLiteral("%1 answers again, attempt %2").arg(origin, QStringLiteral("%1"));
+    if (was == WaitReason::BreakerOpen && m_resumeLine.isEmpty()) {
+        m_resumeLine = QStringLiteral("the circuit breaker of %1 lets attempt %2 through")
+                           .arg(origin, QStringLiteral("%1"));
     }
-    if (m_manager.isSimulatedOffline()) {
-        say(QStringLiteral("waiting: the network is offline (simulated), nothing is sent"));
-        m_resumeLine = QStringLiteral("simulated offline mode is off, attempt %1");
-    } else if (m_manager.reachability()->state() == KeepTrying::Reachability::State::Offline) {
-        say(QStringLiteral("waiting for the network to come back"));
-        m_resumeLine = QStringLiteral("the network is back, attempt %1");
-    } else {
+
+    switch (reason.kind()) {
+    case WaitReason::None:
+        if (m_options.verbose && was != WaitReason::None)
+            say(QStringLiteral("* waiting over"));
+        return;
+    case WaitReason::Offline:
+        if (m_manager.isSimulatedOffline()) {
+            say(QStringLiteral("waiting: the network is offline (simulated), nothing is sent"));
+            m_resumeLine = QStringLiteral("simulated offline mode is off, attempt %1");
+        } else {
+            say(QStringLiteral("waiting for the network to come back"));
+            m_resumeLine = QStringLiteral("the network is back, attempt %1");
+        }
+        return;
+    case WaitReason::Unreachable:
         say(QStringLiteral("waiting for %1 to answer").arg(server));
         m_resumeLine.clear();
-    }
-}
-
-void Fetcher::onWaitingToRetryChanged(bool waiting)
-{
-    if (!waiting) {
-        if (m_waitingBehindBreaker && m_resumeLine.isEmpty()) {
-            m_resumeLine = QStringLiteral("the circuit breaker of %1 lets attempt %2 through")
-                               .arg(hostAndPort(m_options.url), QStringLiteral("%1"));
-        }
-        m_waitingBehindBreaker = false;
         return;
-    }
-    // A backoff announces itself with retryScheduled() right after this; a wait without
-    // one is the circuit breaker's or the retry budget's. Look once that is settled.
-    const int wait = ++m_waits;
-    QMetaObject::invokeMethod(
-        this, [this, wait] { explainWait(wait); }, Qt::QueuedConnection);
-}
-
-void Fetcher::explainWait(int wait)
-{
-    auto *reply = qobject_cast<KeepTrying::RetryingReply *>(m_reply.data());
-    if (m_ended || !reply || wait != m_waits || m_retryWait == wait || !reply->isWaitingToRetry())
+    case WaitReason::BreakerOpen:
+        say(reason.remainingMs() >= 0
+                ? QStringLiteral("waiting: the circuit breaker of %1 is open after repeated "
+                                 "failures; a request may go through in %2 ms")
+                      .arg(server)
+                      .arg(reason.remainingMs())
+                : QStringLiteral("waiting: the circuit breaker of %1 is open after repeated "
+                                 "failures; a probe request is on its way")
+                      .arg(server));
         return;
-    const QUrl url = reply->url().isValid() ? reply->url() : m_options.url;
-    const QString server = hostAndPort(url);
-    KeepTrying::CircuitBreaker *breaker = m_manager.circuitBreaker();
-    if (breaker->state(url) != KeepTrying::CircuitBreaker::Closed) {
-        m_waitingBehindBreaker = true;
-        say(QStringLiteral("waiting: the circuit breaker of %1 is open after repeated failures; "
-                           "a request may go through in %2 ms")
+    case WaitReason::BudgetExhausted:
+        say(QStringLiteral("waiting: the retry budget of %1 is spent; the next retry may go in "
+                           "%2 ms")
                 .arg(server)
-                .arg(breaker->msUntilProbe(url)));
+                .arg(reason.remainingMs()));
         return;
+    case WaitReason::WindowFull:
+        if (m_options.verbose) {
+            say(QStringLiteral("* waiting: %1 request(s) ahead in the concurrency window of %2")
+                    .arg(reason.queuedBehind())
+                    .arg(server));
+        }
+        return;
+    case WaitReason::Backoff:
+    case WaitReason::RetryAfter:
+        // The retry line follows; -v adds the typed detail.
+        if (m_options.verbose) {
+            say(QStringLiteral("* waiting %1 ms (until %2): %3 after %4")
+                    .arg(reason.remainingMs())
+                    .arg(reason.until().toString(Qt::ISODateWithMs),
+                         reason.kind() == WaitReason::RetryAfter
+                             ? QStringLiteral("the server's Retry-After")
+                             : QStringLiteral("backoff"),
+                         faultOf(reason)));
+        }
+        return;
+    case WaitReason::Authenticating:
+        break;
     }
-    say(QStringLiteral("waiting: the retry budget of %1 is spent; the next retry may go in %2 ms")
-            .arg(server)
-            .arg(m_manager.retryBudget()->msUntilRetry(url)));
+    if (m_options.verbose)
+        say(QStringLiteral("* waiting: %1").arg(int(reason.kind())));
 }
 
 void Fetcher::onRedirected(const QUrl &url)
@@ -488,7 +523,7 @@ QString Fetcher::failureMessage(ExitCodes::Code code) const
             text += QLatin1Char(' ') + reason;
     } else if (code == ExitCodes::Timeout && policy.deadlineMs > 0 &&
                (m_elapsed.elapsed() >= policy.deadlineMs ||
-                m_gaveUpReason.contains(QLatin1String("deadline")))) {
+                m_giveUp.kind() == KeepTrying::GiveUpReason::DeadlineExceeded)) {
         // The manager may stop early, when the next wait would pass the deadline.
         text = QStringLiteral("deadline of %1 ms reached").arg(policy.deadlineMs);
     } else if (code == ExitCodes::Timeout && policy.attemptTimeoutMs > 0) {
@@ -508,10 +543,11 @@ QString Fetcher::failureMessage(ExitCodes::Code code) const
     }
     if (m_attempts > 1)
         text += QStringLiteral(" after %1 attempts").arg(m_attempts);
-    if (m_gaveUpReason == QLatin1String("circuit breaker open"))
+    if (m_giveUp.kind() == KeepTrying::GiveUpReason::BreakerOpen)
         text += QStringLiteral("; the circuit breaker of %1 opened, so no more were sent")
                     .arg(KeepTrying::Reachability::originOf(m_options.url));
-    else if (code == ExitCodes::HttpError && m_gaveUpReason == QLatin1String("deadline"))
+    else if (code == ExitCodes::HttpError &&
+             m_giveUp.kind() == KeepTrying::GiveUpReason::DeadlineExceeded)
         text += QStringLiteral("; the deadline of %1 ms was reached").arg(policy.deadlineMs);
     if (code == ExitCodes::Timeout && !m_lastRetryReason.isEmpty())
         text += QStringLiteral(" (last error: %1)").arg(m_lastRetryReason);

@@ -9,7 +9,9 @@
 #include "fetchproxy.h"
 #include "proxycheck.h"
 
+#include <KeepTrying/giveupreason.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/waitreason.h>
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
@@ -57,9 +59,7 @@ private:
     void onAttemptStarted(QNetworkReply *reply, int attempt);
     void onRetryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason);
     void onGaveUp(QNetworkReply *reply, const QString &reason);
-    void onWaitingForConnectivity(QNetworkReply *reply, bool waiting);
-    void onWaitingToRetryChanged(bool waiting);
-    void explainWait(int wait);
+    void onWaitReasonChanged(QNetworkReply *reply, const KeepTrying::WaitReason &reason);
     void checkProxy(const QUrl &url);
     void onProxyChecked(bool accepted, ExitCodes::Code code, const QString &reason);
     void onRedirected(const QUrl &url);
@@ -90,15 +90,14 @@ private:
     //! The run's end, held while the proxy is checked after the last attempt.
     std::optional<QPair<ExitCodes::Code, QString>> m_pendingEnd;
     QString m_writeError;
-    QString m_gaveUpReason;
+    KeepTrying::GiveUpReason m_giveUp;
     QString m_lastRetryReason;
     std::function<void(const QString &)> m_lineHandler;
     /*! Said with the next attempt's number (%1) when a wait has ended, e.g. "127.0.0.1:8080
         answers again, attempt %1". */
     QString m_resumeLine;
-    int m_waits = 0; //!< waits to retry so far; a backoff's wait is the one a retry announced
-    int m_retryWait = 0; //!< m_waits when the last retry was scheduled
-    bool m_waitingBehindBreaker = false;
+    KeepTrying::WaitReason::Kind m_lastWait = KeepTrying::WaitReason::None;
+    QString m_lastWaitServer; //!< host:port of the last wait
     qint64 m_bytesWritten = 0;
     int m_attempts = 0;
     bool m_headPrinted = false;

@@ -52,9 +52,16 @@
 //     handed over: they come with their response's headers (200 or 206), which stay.
 //  9. No hang: every sequence ends within its watchdog.
 // 10. No request reaches the server after finished().
+// 11. Every waiting moment has a reason, and it is true: whenever the reply says it waits
+//     (waitingToRetryChanged(true), waitingForConnectivity(true)) its waitReason() is not
+//     None, and no attempt starts while it is not None. An Offline reason comes only while
+//     the network is offline (simulated here). A Backoff or RetryAfter wait that ends by
+//     itself (not by the deadline, a cancel or the end) ends no earlier than its announced
+//     deadline() and at most lateToleranceMs after it.
 // A sanitizer report aborts the process; its death callback prints the sequence first.
 
 #include <KeepTrying/circuitbreaker.h>
+#include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
@@ -411,6 +418,10 @@ QString errorName(QNetworkReply::NetworkError error)
 }
 
 // What the caller saw of the sequence.
+// How late a backoff may end and still count as "when it said": timers under ASan on a
+// loaded machine run late, but never this late without a wait of another kind in between.
+constexpr qint64 lateToleranceMs = 500;
+
 struct Observed
 {
     int finished = 0;
@@ -450,6 +461,12 @@ struct Observed
     int mayArriveAtFinish = 0;
     qint64 finishedAtMs = -1;
     QByteArray key;
+    // Invariant 11.
+    int waitReasons = 0;
+    QStringList dishonest; // what the reasons said that was not so
+    KeepTrying::WaitReason timedWait; // the last Backoff/RetryAfter, while it lasts
+    QElapsedTimer timedWaitClock; // since it was announced
+    qint64 timedWaitMs = 0; // its announced length
 };
 
 // What is left to read at finished(). abort() closes the reply before it finishes, as Qt's
@@ -520,6 +537,9 @@ QStringList run(const Sequence &s, bool verbose)
                              return;
                          ++o.attemptsStarted;
                          o.inFlight = true;
+                         if (auto *retrying = qobject_cast<RetryingReply *>(r);
+                             retrying && retrying->waitReason().isWaiting())
+                             o.dishonest << QStringLiteral("an attempt started while waiting");
                          if (o.cancelled)
                              ++o.attemptsAfterCancel;
                          if (s.cancel != Cancel::None && s.moment == Moment::AttemptStarted &&
@@ -553,7 +573,43 @@ QStringList run(const Sequence &s, bool verbose)
                      [&](QNetworkReply *r, bool waiting) {
                          if (r == replyAddress && waiting)
                              o.inFlight = false;
+                         auto *retrying = qobject_cast<RetryingReply *>(r);
+                         if (waiting && retrying && !retrying->waitReason().isWaiting())
+                             o.dishonest << QStringLiteral("waits for connectivity, no reason");
                      });
+    QObject::connect(
+        &manager, &RetryingNetworkAccessManager::waitReasonChanged, &loop,
+        [&](QNetworkReply *r, const KeepTrying::WaitReason &reason) {
+            using KeepTrying::WaitReason;
+            if (replyAddress && r != replyAddress)
+                return;
+            ++o.waitReasons;
+            auto *retrying = qobject_cast<RetryingReply *>(r);
+            if (reason.kind() == WaitReason::Offline && !manager.isSimulatedOffline() &&
+                manager.reachability()->state() != KeepTrying::Reachability::State::Offline)
+                o.dishonest << QStringLiteral("Offline announced while online");
+            if (o.timedWait.isWaiting()) {
+                // A timed wait ends: by itself, on time; or the request ended it.
+                const bool endedByRequest = o.cancelled || o.finished > 0 ||
+                    (retrying && retrying->giveUpReason().kind() != KeepTrying::GiveUpReason::None);
+                const qint64 late = o.timedWaitClock.elapsed() - o.timedWaitMs;
+                if (!endedByRequest && !o.timedWait.deadline().hasExpired()) {
+                    o.dishonest << QStringLiteral("a wait announced for %1 ms ended %2 ms early")
+                                       .arg(o.timedWaitMs)
+                                       .arg(o.timedWait.deadline().remainingTime());
+                } else if (!endedByRequest && late > lateToleranceMs) {
+                    o.dishonest << QStringLiteral("a wait announced for %1 ms ended %2 ms late")
+                                       .arg(o.timedWaitMs)
+                                       .arg(late);
+                }
+            }
+            o.timedWait = WaitReason();
+            if (reason.kind() == WaitReason::Backoff || reason.kind() == WaitReason::RetryAfter) {
+                o.timedWait = reason;
+                o.timedWaitMs = reason.remainingMs();
+                o.timedWaitClock.start();
+            }
+        });
 
     QNetworkRequest request(server.url());
     if (s.method == Method::PostCallerKey)
@@ -597,6 +653,13 @@ QStringList run(const Sequence &s, bool verbose)
         o.errors = o.error == QNetworkReply::NoError ? 0 : 1;
         o.status = r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         o.body = readRest(r);
+    }
+    if (auto *retrying = qobject_cast<RetryingReply *>(r)) {
+        QObject::connect(retrying, &RetryingReply::waitingToRetryChanged, &loop,
+                         [&, retrying](bool waiting) {
+                             if (waiting && !retrying->waitReason().isWaiting())
+                                 o.dishonest << QStringLiteral("waits to retry, no reason");
+                         });
     }
     if (s.readInReadyRead) {
         QObject::connect(r, &QIODevice::readyRead, &loop, [&, r] {
@@ -882,6 +945,10 @@ QStringList run(const Sequence &s, bool verbose)
         std::printf("  finished at %lld ms\n", o.finishedAtMs);
         std::fflush(stdout);
     }
+    // 11. Every wait has a true reason.
+    o.dishonest.removeDuplicates();
+    for (const QString &lie : std::as_const(o.dishonest))
+        violations << QStringLiteral("wait reason: %1").arg(lie);
     return violations;
 }
 

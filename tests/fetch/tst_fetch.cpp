@@ -259,6 +259,7 @@ private Q_SLOTS:
     void simulatedOffline();
     void saysWhileItWaitsBehindTheBreaker();
     void namesTheBreakerThatStoppedIt();
+    void verboseRendersTypedReasons();
     void outputFile();
     void failedDownloadLeavesNoFile();
     void idempotencyKey_data();
@@ -773,6 +774,44 @@ void tst_Fetch::simulatedOffline()
                                          "ends only at --deadline")),
              qPrintable(text));
     QVERIFY(!text.contains(QLatin1String("every attempt fails at once")));
+}
+
+void tst_Fetch::verboseRendersTypedReasons()
+{
+    // -v: each wait as the manager's typed reason says it (its length, end, cause and the
+    // fault as data), and the give-up as its GiveUpReason.
+    CannedServer server(
+        { { 503, "busy", { { "Retry-After", "0" } } }, { 503, "busy", {} }, { 503, "busy", {} } });
+    QVERIFY(server.start());
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    FetchOptions options;
+    options.url = QUrl(server.url(QStringLiteral("/api/entries.json")));
+    options.outputFile = dir.filePath(QStringLiteral("out"));
+    options.verbose = true;
+    options.policy.initialDelayMs = 5;
+    options.policy.maxDelayMs = 10;
+    options.policy.jitter = KeepTrying::Jitter::None;
+    options.policy.maxAttempts = 3;
+    Fetcher fetcher(options);
+    KeepTrying::CircuitBreaker::Settings breaker;
+    breaker.enabled = false;
+    fetcher.manager()->circuitBreaker()->setSettings(breaker);
+    QStringList lines;
+    fetcher.setLineHandler([&lines](const QString &line) { lines.append(line); });
+    QSignalSpy finished(&fetcher, &Fetcher::finished);
+    QVERIFY(fetcher.start());
+    QVERIFY(finished.wait(10000));
+
+    static const QRegularExpression retryAfter(QStringLiteral(
+        "^\\* waiting 0 ms \\(until \\S+Z\\): the server's Retry-After after HTTP 503$"));
+    static const QRegularExpression backoff(
+        QStringLiteral("^\\* waiting \\d+ ms \\(until \\S+Z\\): backoff after HTTP 503$"));
+    QVERIFY2(lines.indexOf(retryAfter) >= 0, qPrintable(lines.join(QLatin1Char('\n'))));
+    QVERIFY2(lines.indexOf(backoff) >= 0, qPrintable(lines.join(QLatin1Char('\n'))));
+    QVERIFY2(
+        lines.contains(QStringLiteral("* gave up: AttemptsExhausted after 3 attempts (HTTP 503)")),
+        qPrintable(lines.join(QLatin1Char('\n'))));
 }
 
 void tst_Fetch::saysWhileItWaitsBehindTheBreaker()

@@ -5,6 +5,8 @@
 
 #include "logging_p.h"
 
+#include <KeepTrying/waitreason.h>
+
 #include <QtCore/QRandomGenerator>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
@@ -50,6 +52,7 @@ void AttemptGate::setTarget(const QUrl &url, const RetryPolicy &policy)
 {
     m_url = url;
     m_origin = Reachability::originOf(url);
+    m_originUrl.clear();
     m_waitForConnectivity = policy.waitForConnectivity;
     m_mayWaitForBreaker = policy.waitForConnectivity || policy.deadlineMs > 0;
     m_staggerMs = std::max<qint64>(0, policy.reconnectStaggerMs);
@@ -187,6 +190,8 @@ void AttemptGate::check()
     if (!mayGo()) {
         if (m_wait == Wait::Connectivity && m_monitors.reachability)
             m_monitors.reachability->watch(m_url, manager()); // the backend may be Offline anew
+        if (m_waitChanged)
+            m_waitChanged(); // offline now, or only the origin away: the reason says which
         return;
     }
     // Reachable again: go now. The concurrency window paces what is released (one scout,
@@ -339,6 +344,24 @@ bool AttemptGate::isNetworkOffline() const
 {
     return m_monitors.reachability &&
         m_monitors.reachability->state() == ReachabilityBackend::Offline;
+}
+
+const QUrl &AttemptGate::originUrl() const
+{
+    if (m_originUrl.isEmpty())
+        m_originUrl = WaitReason::originOf(m_url);
+    return m_originUrl;
+}
+
+int AttemptGate::queuedAhead() const
+{
+    const ConcurrencyLimiter *l = limiter();
+    return l ? std::max(0, l->queuePosition(m_origin, this)) : 0;
+}
+
+qint64 AttemptGate::msUntilBudget() const
+{
+    return m_monitors.budget ? m_monitors.budget->msUntilRetry(m_url) : 0;
 }
 
 qint64 AttemptGate::msUntilProbe() const

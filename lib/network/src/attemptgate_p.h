@@ -68,11 +68,24 @@ public:
     // The request the next attempt goes to (again on each redirect) and its policy.
     void setTarget(const QUrl &url, const RetryPolicy &policy);
     const QString &origin() const { return m_origin; }
+    // The target's origin as a URL (WaitReason::originOf()), made on first use: only a
+    // request that waits needs it.
+    const QUrl &originUrl() const;
 
     // Takes what the next attempt needs, in order. Waiting: opened() follows when the wait
     // may be over. Refused: the breaker is open and the request may not wait for it.
     Result acquire(bool serverRetry);
     Wait waiting() const { return m_wait; }
+    // Called while the request keeps waiting but what it waits for may have changed (the
+    // network went offline or came back while the origin stays unreachable).
+    void setWaitChangedHandler(std::function<void()> changed)
+    {
+        m_waitChanged = std::move(changed);
+    }
+    // Wait::Limit: requests queued ahead of this one for the origin's window.
+    int queuedAhead() const;
+    // Wait::Budget: ms until the retry budget may grant a token.
+    qint64 msUntilBudget() const;
     // Stops any wait without a grant (the request ended).
     void stopWaiting();
 
@@ -112,8 +125,10 @@ private:
     QObject *m_context;
     Monitors m_monitors;
     std::function<void()> m_opened;
+    std::function<void()> m_waitChanged;
     QUrl m_url;
     QString m_origin;
+    mutable QUrl m_originUrl; // empty until originUrl() is asked
     bool m_waitForConnectivity = true;
     bool m_mayWaitForBreaker = true;
     qint64 m_staggerMs = 0;

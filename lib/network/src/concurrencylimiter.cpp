@@ -212,6 +212,15 @@ void ConcurrencyLimiter::wait(const QString &key, Waiter *waiter)
     }
 }
 
+int ConcurrencyLimiter::queuePosition(const QString &key, const Waiter *waiter) const
+{
+    const auto it = m_origins.constFind(key);
+    if (it == m_origins.cend())
+        return -1;
+    const auto found = std::find(it->waiters.cbegin(), it->waiters.cend(), waiter);
+    return found == it->waiters.cend() ? -1 : int(found - it->waiters.cbegin());
+}
+
 void ConcurrencyLimiter::cancelWait(const QString &key, Waiter *waiter)
 {
     const auto it = m_origins.find(key);

@@ -75,6 +75,8 @@ public:
     bool takeAnswerSinceFault(const QString &origin);
     void wait(const QString &origin, Waiter *waiter);
     void cancelWait(const QString &origin, Waiter *waiter);
+    // Waiters queued ahead of \a waiter for \a origin; -1 when it is not queued.
+    int queuePosition(const QString &origin, const Waiter *waiter) const;
     double limit(const QString &origin) const;
     // The time source for round trips and held slots, in milliseconds (tests); the default is
     // a monotonic clock. The hold timer still runs on real time.

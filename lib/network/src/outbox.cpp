@@ -6,6 +6,7 @@
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/redaction.h>
 #include <KeepTrying/retryafter.h>
+#include <KeepTrying/retryingreply.h>
 
 #include <QtCore/QDateTime>
 #include <QtCore/QFileInfo>
@@ -280,6 +281,11 @@ void OutboxPrivate::send(const OutboxItem &item)
     QObject::connect(
         reply, &QNetworkReply::finished, q, [this, id, reply] { replyFinished(id, reply); },
         Qt::QueuedConnection);
+    if (auto *retrying = qobject_cast<RetryingReply *>(reply)) {
+        QObject::connect(
+            retrying, &RetryingReply::waitReasonChanged, q,
+            [q, id](const WaitReason &reason) { Q_EMIT q->itemWaitReasonChanged(id, reason); });
+    }
     qCDebug(lcOutbox) << "sending item" << id << item.method;
     Q_EMIT q->itemStateChanged(id, OutboxItem::State::Sending);
 }
@@ -704,6 +710,37 @@ bool Outbox::requeue(qint64 id)
     d->refreshCounts();
     d->scheduleDrain();
     return true;
+}
+
+WaitReason Outbox::waitReason(qint64 id) const
+{
+    Q_D(const Outbox);
+    const auto flight = d->inFlight.constFind(id);
+    if (flight != d->inFlight.cend()) {
+        const auto *retrying = qobject_cast<const RetryingReply *>(flight->reply.data());
+        return retrying && !flight->checking ? retrying->waitReason() : WaitReason();
+    }
+    const OutboxItem it = item(id);
+    if (it.id == 0)
+        return WaitReason();
+    switch (it.state) {
+    case OutboxItem::State::WaitingToRetry: {
+        const qint64 inMs = QDateTime::currentDateTimeUtc().msecsTo(it.nextAttemptAt);
+        return inMs > 0 ? WaitReason::backoff(it.url, inMs) : WaitReason();
+    }
+    case OutboxItem::State::Queued:
+    case OutboxItem::State::Sending: {
+        Reachability *reachability = d->manager ? d->manager->reachability() : nullptr;
+        if (!reachability)
+            return WaitReason();
+        if (reachability->state() == Reachability::State::Offline)
+            return WaitReason::offline(it.url);
+        return reachability->isReachable(it.url) ? WaitReason() : WaitReason::unreachable(it.url);
+    }
+    case OutboxItem::State::DeadLetter:
+        break;
+    }
+    return WaitReason();
 }
 
 } // namespace KeepTrying

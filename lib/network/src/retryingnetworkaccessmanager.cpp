@@ -91,6 +91,13 @@ void RetryingNetworkAccessManagerPrivate::waitingForConnectivity(RetryingReply *
     Q_EMIT q->waitingForConnectivity(reply, waiting);
 }
 
+void RetryingNetworkAccessManagerPrivate::waitReasonChanged(RetryingReply *reply,
+                                                            const WaitReason &reason)
+{
+    Q_Q(RetryingNetworkAccessManager);
+    Q_EMIT q->waitReasonChanged(reply, reason);
+}
+
 void RetryingNetworkAccessManagerPrivate::gaveUp(RetryingReply *reply, const QString &reason)
 {
     Q_Q(RetryingNetworkAccessManager);

@@ -33,6 +33,7 @@ public:
     void retryScheduled(RetryingReply *reply, int attempt, qint64 delayMs, const QString &reason);
     void waitingForConnectivity(RetryingReply *reply, bool waiting);
     void gaveUp(RetryingReply *reply, const QString &reason);
+    void waitReasonChanged(RetryingReply *reply, const WaitReason &reason);
     void ended(bool succeeded, bool gaveUp, qint64 latencyMs);
 
     // Qt 6.4 keeps an HTTP/2 connection that received GOAWAY in its connection cache and

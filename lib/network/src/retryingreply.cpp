@@ -45,6 +45,7 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     monitors.limiter = &owner->limiter;
     monitors.limiterOwner = manager;
     d->gate.emplace(this, monitors, [d] { d->startAttempt(); });
+    d->gate->setWaitChangedHandler([d] { d->syncWaitSignals(); });
     d->gate->setTarget(request.url(), policy);
     d->hop.emplace(op, request, outgoingData, policy, manager->redirectPolicy());
 
@@ -178,45 +179,6 @@ qint64 RetryingReply::requestBodySize() const
     return d->hop->bodySize();
 }
 
-bool RetryingReplyPrivate::syncWaitSignals()
-{
-    Q_Q(RetryingReply);
-    // Both properties follow from the state and the gate's wait; say each change once,
-    // ends before starts. Any signal may end in a slot that deletes this reply.
-    const AttemptGate::Wait wait = gate ? gate->waiting() : AttemptGate::Wait::None;
-    const bool toRetry = state == State::BackingOff ||
-        (state == State::WaitingForGate &&
-         (wait == AttemptGate::Wait::Breaker || wait == AttemptGate::Wait::Budget));
-    const bool forConnectivity =
-        state == State::WaitingForGate && wait == AttemptGate::Wait::Connectivity;
-    const QPointer<RetryingReply> alive(q);
-    for (bool starting : { false, true }) {
-        if (waitingForConnectivity != forConnectivity && forConnectivity == starting) {
-            waitingForConnectivity = forConnectivity;
-            if (starting) {
-                qCInfo(lcNetwork).nospace()
-                    << hop->method() << ' ' << loggableUrl(hop->url()) << " waits for connectivity";
-            }
-            Q_EMIT q->waitingForConnectivityChanged(starting);
-            if (alive && owner())
-                owner()->waitingForConnectivity(q, starting);
-            if (!alive)
-                return false;
-        }
-        if (waitingToRetry != toRetry && toRetry == starting) {
-            waitingToRetry = toRetry;
-            if (starting && wait == AttemptGate::Wait::Breaker) {
-                qCInfo(lcNetwork).nospace() << hop->method() << ' ' << loggableUrl(hop->url())
-                                            << " waits behind the open circuit breaker";
-            }
-            Q_EMIT q->waitingToRetryChanged(starting);
-            if (!alive)
-                return false;
-        }
-    }
-    return true;
-}
-
 void RetryingReplyPrivate::startAttempt()
 {
     Q_Q(RetryingReply);
@@ -244,8 +206,10 @@ void RetryingReplyPrivate::startAttempt()
         QMetaObject::invokeMethod(
             q,
             [this, outcome] {
-                if (!done)
-                    finishWithLastAnswer(outcome, QStringLiteral("circuit breaker open"));
+                if (done)
+                    return;
+                giveUp(GiveUpReason::BreakerOpen);
+                finishWithLastAnswer(outcome, QStringLiteral("circuit breaker open"));
             },
             Qt::QueuedConnection);
         return;
@@ -535,6 +499,8 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
     }
     forwarder.attemptFailed();
     lastErrorString = outcome.errorString; // ours where Qt's misleads (a short body)
+    lastFaultStatus = outcome.httpStatus;
+    lastFaultError = outcome.error;
 
     RetryContext context;
     context.attempt = attempt;
@@ -563,8 +529,18 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
     const QString reason =
         AttemptOutcome::describe(outcome.error, outcome.httpStatus, gate->isSimulatedOffline());
 
+    // The server accepted and sent nothing for the transfer timeout: the network is up, so
+    // waiting does not help; a finite number of such attempts (not counted while the machine
+    // is offline, when a timeout says nothing of the server).
+    const bool timedOut = limitClass == FaultClass::Connectivity &&
+        outcome.error == QNetworkReply::TimeoutError && !gate->isNetworkOffline();
+    const bool timeoutsExhausted = timedOut && policy.maxTimeoutAttempts > 0 &&
+        timeoutAttempts + 1 >= policy.maxTimeoutAttempts;
     if (retryable && forwarder.handedOver() > 0 && !forwarder.isResumable()) {
-        // Body bytes already reached the caller and cannot be continued: never send them twice.
+        // Body bytes already reached the caller and cannot be continued: never send them
+        // twice. (The last answer of a spent limit is forwarded too: that limit is why.)
+        const GiveUpReason::Kind limit = limitReached(limitClass, timeoutsExhausted);
+        giveUp(limit == GiveUpReason::NotReplaySafe ? GiveUpReason::NotResumable : limit);
         finish(outcome, true, reason);
         return;
     }
@@ -572,14 +548,8 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         finish(outcome, false, reason);
         return;
     }
-    // The server accepted and sent nothing for the transfer timeout: the network is up, so
-    // waiting does not help; a finite number of such attempts (not counted while the machine
-    // is offline, when a timeout says nothing of the server).
-    const bool timedOut = limitClass == FaultClass::Connectivity &&
-        outcome.error == QNetworkReply::TimeoutError && !gate->isNetworkOffline();
-    if (!mayRetry(limitClass, outcome.error, outcome.neverProcessed) ||
-        (timedOut && policy.maxTimeoutAttempts > 0 &&
-         timeoutAttempts + 1 >= policy.maxTimeoutAttempts)) {
+    if (!mayRetry(limitClass, outcome.error, outcome.neverProcessed) || timeoutsExhausted) {
+        giveUp(limitReached(limitClass, timeoutsExhausted));
         finish(outcome, true, reason);
         return;
     }
@@ -607,6 +577,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
     if (!mayWait && gate->isBreakerOpen() && gate->msUntilProbe() > delay) {
         // The breaker would refuse this retry: end with the answer we have rather than
         // announce a retry that cannot come.
+        giveUp(GiveUpReason::BreakerOpen);
         finish(lastAnswer(context), true, QStringLiteral("circuit breaker open"));
         return;
     }
@@ -616,6 +587,7 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
         const Outcome outcome = context.httpStatus == 0
             ? Outcome::deadlineBeforeNextAttempt(policy.deadlineMs, attempt, reason)
             : lastAnswer(context);
+        giveUp(GiveUpReason::DeadlineExceeded);
         finish(outcome, true, QStringLiteral("deadline"));
         return;
     }
@@ -630,6 +602,11 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
         releaseAttempt(current);
     }
     previousDelayMs = delay;
+    // Made before the timer starts, so the timer never fires before the announced end.
+    const bool serverAsked = context.retryAfterMs >= 0 && delay == context.retryAfterMs;
+    backoffReason = (serverAsked ? WaitReason::retryAfter(gate->originUrl(), delay)
+                                 : WaitReason::backoff(gate->originUrl(), delay))
+                        .withFault(lastFaultStatus, lastFaultError);
     qCInfo(lcNetwork).nospace() << "attempt " << attempt << " of " << hop->method() << ' '
                                 << loggableUrl(hop->url()) << " failed (" << reason
                                 << "), retrying in " << delay << " ms";
@@ -649,6 +626,7 @@ void RetryingReplyPrivate::onDeadline()
     if (done)
         return;
     deadlineReached = true;
+    giveUp(GiveUpReason::DeadlineExceeded); // with what it was waiting for, if anything
     retryTimer.stop();
     offlineTimer.stop();
     gate->stopWaiting();

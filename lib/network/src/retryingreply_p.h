@@ -9,6 +9,7 @@
 #include <KeepTrying/retrybudget.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
+#include <KeepTrying/waitreason.h>
 
 #include <QtCore/QBasicTimer>
 #include <QtCore/QElapsedTimer>
@@ -61,6 +62,12 @@ public:
     // Emits waitingForConnectivityChanged/waitingToRetryChanged for what the state and the
     // gate now say; false when a slot deleted the reply.
     bool syncWaitSignals();
+    // Why the request waits now, from the state and the gate (retryingreplywaitreason.cpp).
+    WaitReason currentWaitReason() const;
+    // Records why the request gives up, just before finish(…, true, …).
+    void giveUp(GiveUpReason::Kind kind);
+    // Which limit stopped a retry that mayRetry() or the timeout limit refused.
+    GiveUpReason::Kind limitReached(FaultClass limitClass, bool timeoutsExhausted) const;
     void onMetaDataChanged();
     void onReadyRead();
     void onFinished();
@@ -151,6 +158,12 @@ public:
     QString lastErrorString; // of the last failed attempt, ours where Qt's misleads
     bool waitingToRetry = false; // as last announced
     bool waitingForConnectivity = false; // as last announced
+    WaitReason waitReason; // what the state and the gate say now
+    WaitReason announcedWaitReason; // as last announced by waitReasonChanged()
+    WaitReason backoffReason; // while BackingOff: made as the retry timer started
+    GiveUpReason giveUpReason;
+    int lastFaultStatus = 0; // of the last failed attempt
+    QNetworkReply::NetworkError lastFaultError = QNetworkReply::NoError;
 
     QNetworkReply *current = nullptr; // the running attempt, child of q
     QNetworkReply *held = nullptr; // a failed attempt kept while waiting to retry

@@ -309,6 +309,14 @@ void RetryBannerPrivate::setUnreachable(bool value)
     showText();
 }
 
+void RetryBannerPrivate::setServerBusy(bool value)
+{
+    if (serverBusy == value)
+        return;
+    serverBusy = value;
+    showText();
+}
+
 void RetryBannerPrivate::followController(RetryBannerController::Situation situation)
 {
     Q_Q(RetryBanner);
@@ -317,7 +325,9 @@ void RetryBannerPrivate::followController(RetryBannerController::Situation situa
         setUnreachable(false);
         q->setOffline(true);
     } else if (situation == RetryBannerController::Slow ||
-               situation == RetryBannerController::Unreachable) {
+               situation == RetryBannerController::Unreachable ||
+               situation == RetryBannerController::ServerBusy) {
+        setServerBusy(situation == RetryBannerController::ServerBusy);
         setUnreachable(situation == RetryBannerController::Unreachable);
         q->setOffline(false);
     }
@@ -358,30 +368,36 @@ QString RetryBanner::defaultOfflineText()
                                        "soon as you're back.");
 }
 
+QString RetryBanner::defaultServerBusyText()
+{
+    return QCoreApplication::translate("KeepTrying::RetryBanner",
+                                       "The server is busy right now. Your network is fine; "
+                                       "we'll keep trying and load this as soon as it can "
+                                       "answer.");
+}
+
 QString RetryBanner::defaultUnreachableText(RetryBannerController::UnreachableReason reason,
                                             const QString &server)
 {
+    // Words for the person waiting: what happens, on whose side, and that we keep trying.
+    // No server address or port: those are for the logs (keeptrying.*).
+    Q_UNUSED(server)
     switch (reason) {
     case RetryBannerController::ConnectionRefused:
         return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                           "The server %1 isn't answering. Your network is "
-                                           "fine; we'll keep trying and load this as soon as "
-                                           "the server is back.")
-            .arg(server);
+                                           "The server isn't answering right now. Your "
+                                           "network is fine; we'll keep trying and load this "
+                                           "as soon as the server is back.");
     case RetryBannerController::HostNotFound:
         return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                           "The server name %1 could not be found. Please "
-                                           "check the server address and your network "
-                                           "connection; we'll keep trying.")
-            .arg(server);
+                                           "The server can't be found right now. Please check "
+                                           "your network connection while we keep trying.");
     case RetryBannerController::CannotConnect:
         break;
     }
     return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                       "%1 can't be reached right now. Please check your "
-                                       "network connection; we'll keep trying and load this "
-                                       "as soon as it answers.")
-        .arg(server);
+                                       "The server can't be reached right now. Please check "
+                                       "your network connection while we keep trying.");
 }
 
 RetryBannerController *RetryBanner::bind(RetryingNetworkAccessManager *manager)
@@ -498,7 +514,27 @@ QString RetryBanner::currentText() const
     Q_D(const RetryBanner);
     if (d->offline)
         return d->offlineText;
-    return d->unreachable ? d->unreachableText : d->text;
+    if (d->unreachable)
+        return d->unreachableText;
+    if (d->serverBusy)
+        return d->serverBusyText.isEmpty() ? defaultServerBusyText() : d->serverBusyText;
+    return d->text;
+}
+
+QString RetryBanner::serverBusyText() const
+{
+    Q_D(const RetryBanner);
+    return d->serverBusyText;
+}
+
+void RetryBanner::setServerBusyText(const QString &text)
+{
+    Q_D(RetryBanner);
+    if (d->serverBusyText == text)
+        return;
+    d->serverBusyText = text;
+    d->showText();
+    Q_EMIT serverBusyTextChanged(text);
 }
 
 RetryBanner::MessageType RetryBanner::messageType() const

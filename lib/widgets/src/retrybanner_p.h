@@ -79,6 +79,7 @@ public:
     void showText(); // puts currentText() in the label
     void followController(RetryBannerController::Situation situation);
     void setUnreachable(bool unreachable); // and take the controller's details
+    void setServerBusy(bool busy);
 
     RetryBanner *q_ptr;
     RetryBannerFrame *frame = nullptr;
@@ -96,6 +97,8 @@ public:
     QString unreachableTemplate; // the app's words for it ("%1": the server), or empty
     bool offline = false;
     bool unreachable = false; // following a controller that is Unreachable
+    bool serverBusy = false; // following a controller that is ServerBusy
+    QString serverBusyText; // the app's words for ServerBusy, or empty (the default's)
     QIcon icon;
     qreal reveal = 1.0; // 0 = closed, 1 = fully open
     bool animated = true;

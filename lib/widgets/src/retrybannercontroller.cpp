@@ -124,29 +124,48 @@ void RetryBannerControllerPrivate::followReachability()
     }
 }
 
-RetryBannerControllerPrivate::Fault
-RetryBannerControllerPrivate::faultFromReason(const QString &reason)
+RetryBannerControllerPrivate::Fault RetryBannerControllerPrivate::faultOf(const WaitReason &reason)
 {
-    // RetryingReply names the fault of the failed attempt only in this reason, in fixed
-    // untranslated words ("connection refused", "host not found"; see
-    // RetryingNetworkAccessManager::retryScheduled()).
-    if (reason == QLatin1String("connection refused"))
-        return Fault::Refused;
-    if (reason == QLatin1String("host not found"))
-        return Fault::HostNotFound;
-    if (reason == QLatin1String("network unavailable") ||
-        reason == QLatin1String("offline (simulated)"))
+    if (reason.kind() == WaitReason::Offline)
         return Fault::NoNetwork;
-    return Fault::CannotConnect;
+    switch (reason.networkError()) {
+    case QNetworkReply::ConnectionRefusedError:
+        return Fault::Refused;
+    case QNetworkReply::HostNotFoundError:
+        return Fault::HostNotFound;
+    case QNetworkReply::TemporaryNetworkFailureError:
+    case QNetworkReply::NetworkSessionFailedError:
+        return Fault::NoNetwork; // Qt found no network
+    default:
+        return Fault::CannotConnect;
+    }
 }
 
-void RetryBannerControllerPrivate::noteFault(QNetworkReply *reply, const QString &reason)
+void RetryBannerControllerPrivate::noteWaitReason(QNetworkReply *reply, const WaitReason &reason)
 {
+    const QString origin = Reachability::originOf(reply->url());
     // An HTTP status proves the server answered: nothing to say about reaching it.
-    if (reason.startsWith(QLatin1String("HTTP ")))
-        faults.remove(Reachability::originOf(reply->url()));
-    else
-        faults.insert(Reachability::originOf(reply->url()), faultFromReason(reason));
+    if (reason.httpStatus() > 0)
+        faults.remove(origin);
+    else if (reason.hasFault() || reason.kind() == WaitReason::Offline)
+        faults.insert(origin, faultOf(reason));
+    if (Entry *entry = entryFor(reply, false)) {
+        switch (reason.kind()) {
+        case WaitReason::RetryAfter:
+        case WaitReason::BreakerOpen:
+        case WaitReason::BudgetExhausted:
+            entry->serverBusy = true;
+            break;
+        case WaitReason::Backoff:
+            entry->serverBusy = reason.httpStatus() > 0;
+            break;
+        case WaitReason::None:
+            break; // an attempt in flight: the last wait still says whose side it is
+        default:
+            entry->serverBusy = false;
+            break;
+        }
+    }
 }
 
 bool RetryBannerControllerPrivate::networkOffline() const
@@ -183,6 +202,7 @@ void RetryBannerControllerPrivate::update()
     const bool offlineNetwork = networkOffline();
     bool offline = false;
     bool slow = false;
+    bool busy = false;
     const Entry *unreachable = nullptr; // the one that has waited longest
     qint64 nextOfflineCheck = -1; // ms until a waiting reply reaches offlineThresholdMs
     for (const Entry &entry : std::as_const(entries)) {
@@ -204,8 +224,10 @@ void RetryBannerControllerPrivate::update()
             }
         }
         // Retried, waiting or just slow to answer: the user has waited too long either way.
-        if (entry.overThreshold)
+        if (entry.overThreshold) {
             slow = true;
+            busy = busy || entry.serverBusy;
+        }
     }
     if (!offline && !unreachable && nextOfflineCheck >= 0)
         offlineTimer.start(int(std::min<qint64>(nextOfflineCheck, INT_MAX)));
@@ -213,9 +235,37 @@ void RetryBannerControllerPrivate::update()
         offlineTimer.stop();
 
     Q_Q(RetryBannerController);
+    using Situation = RetryBannerController::Situation;
+    const Situation wanted = offline ? RetryBannerController::Offline
+        : unreachable                ? RetryBannerController::Unreachable
+        : busy                       ? RetryBannerController::ServerBusy
+        : slow                       ? RetryBannerController::Slow
+                                     : RetryBannerController::Hidden;
+    // Between the situations that are the controller's reading of a wait (slow, server
+    // busy, unreachable), one stays at least dwellMs: a retry that flaps between "can't
+    // reach" and "taking longer" must not make the words flap. Offline (a fact of the
+    // user's side) and Hidden (the wait is over) apply at once.
+    const auto guessed = [](Situation s) {
+        return s == RetryBannerController::Slow || s == RetryBannerController::ServerBusy ||
+            s == RetryBannerController::Unreachable;
+    };
+    Situation now = wanted;
+    dwellTimer.stop();
+    if (wanted != situation && guessed(wanted) && guessed(situation) && dwellMs > 0 &&
+        situationSince.isValid()) {
+        const qint64 left = dwellMs - situationSince.elapsed();
+        if (left > 0) {
+            now = situation;
+            dwellTimer.start(int(std::min<qint64>(left, INT_MAX)));
+        }
+    }
+
     QString server;
     RetryBannerController::UnreachableReason reason = RetryBannerController::CannotConnect;
-    if (!offline && unreachable) {
+    if (now == RetryBannerController::Unreachable && wanted != RetryBannerController::Unreachable) {
+        server = unreachableServer; // held by the dwell: the words stay as they were
+        reason = unreachableReason;
+    } else if (now == RetryBannerController::Unreachable) {
         server = unreachable->server;
         switch (faults.value(unreachable->origin, Fault::CannotConnect)) {
         case Fault::Refused:
@@ -235,13 +285,10 @@ void RetryBannerControllerPrivate::update()
         Q_EMIT q->unreachableServerChanged();
     }
 
-    const RetryBannerController::Situation now = offline ? RetryBannerController::Offline
-        : unreachable                                    ? RetryBannerController::Unreachable
-        : slow                                           ? RetryBannerController::Slow
-                                                         : RetryBannerController::Hidden;
     if (now == situation)
         return;
     situation = now;
+    situationSince.start();
     qCDebug(lcWidgets) << "situation" << now << unreachableServer;
     Q_EMIT q->situationChanged(now);
     // Read situation again: a slot of situationChanged() may have changed it already.
@@ -258,6 +305,9 @@ RetryBannerController::RetryBannerController(QObject *parent)
     Q_D(RetryBannerController);
     d->offlineTimer.setSingleShot(true);
     connect(&d->offlineTimer, &QTimer::timeout, this, [d] { d->update(); });
+    d->dwellTimer.setSingleShot(true);
+    d->dwellTimer.setTimerType(Qt::PreciseTimer);
+    connect(&d->dwellTimer, &QTimer::timeout, this, [d] { d->update(); });
 }
 
 RetryBannerController::~RetryBannerController()
@@ -269,6 +319,7 @@ RetryBannerController::~RetryBannerController()
     for (const QMetaObject::Connection &c : std::as_const(d->reachabilityConnections))
         disconnect(c);
     d->offlineTimer.stop();
+    d->dwellTimer.stop();
     for (auto &entry : d->entries) {
         for (const QMetaObject::Connection &c : std::as_const(entry.connections))
             disconnect(c);
@@ -299,14 +350,18 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
                                          d->entryFor(reply, true);
                                          d->update(); // a new entry may change the situation
                                      });
-    d->managerConnections << connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
-                                     [d](QNetworkReply *reply, int, qint64, const QString &reason) {
-                                         d->noteFault(reply, reason);
-                                         if (!d->wantsReply(reply) && !d->entryFor(reply, false))
-                                             return;
-                                         d->entryFor(reply, true);
-                                         d->update();
-                                     });
+    // The typed reason says whose side a wait is on; its fault, what the last attempt met.
+    d->managerConnections << connect(
+        manager, &RetryingNetworkAccessManager::waitReasonChanged, this,
+        [d](QNetworkReply *reply, const WaitReason &reason) {
+            const bool retry =
+                reason.kind() == WaitReason::Backoff || reason.kind() == WaitReason::RetryAfter;
+            if (retry && (d->wantsReply(reply) || d->entryFor(reply, false)))
+                d->entryFor(reply, true); // a retried request counts from here
+            d->noteWaitReason(reply, reason);
+            if (d->entryFor(reply, false))
+                d->update();
+        });
     // finished() follows gaveUp(); nothing to do here but be sure the reply is let go.
     d->managerConnections << connect(manager, &RetryingNetworkAccessManager::gaveUp, this,
                                      [d](QNetworkReply *reply) {
@@ -393,6 +448,23 @@ void RetryBannerController::setOfflineThresholdMs(int thresholdMs)
         return;
     d->offlineThresholdMs = thresholdMs;
     Q_EMIT offlineThresholdMsChanged(thresholdMs);
+    d->update();
+}
+
+int RetryBannerController::dwellMs() const
+{
+    Q_D(const RetryBannerController);
+    return d->dwellMs;
+}
+
+void RetryBannerController::setDwellMs(int dwellMs)
+{
+    Q_D(RetryBannerController);
+    dwellMs = qMax(0, dwellMs);
+    if (d->dwellMs == dwellMs)
+        return;
+    d->dwellMs = dwellMs;
+    Q_EMIT dwellMsChanged(dwellMs);
     d->update();
 }
 

@@ -5,6 +5,7 @@
 #define KEEPTRYING_RETRYBANNERCONTROLLER_P_H
 
 #include <KeepTrying/retrybannercontroller.h>
+#include <KeepTrying/waitreason.h>
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QHash>
@@ -30,6 +31,9 @@ public:
         QString origin; // Reachability::originOf() of the reply's URL
         QString server; // host[:port], as shown to the user
         bool overThreshold = false;
+        // The last wait said the server is the cause (it answered 5xx/429, asked for a
+        // pause, or its breaker or retry budget holds the request back).
+        bool serverBusy = false;
         QList<QMetaObject::Connection> connections;
     };
 
@@ -41,8 +45,8 @@ public:
     void setWaitingForConnectivity(QNetworkReply *reply, bool waiting);
     // What the last connectivity fault of a request to an origin said.
     enum class Fault { CannotConnect, Refused, HostNotFound, NoNetwork };
-    static Fault faultFromReason(const QString &reason);
-    void noteFault(QNetworkReply *reply, const QString &reason);
+    static Fault faultOf(const WaitReason &reason);
+    void noteWaitReason(QNetworkReply *reply, const WaitReason &reason);
     bool networkOffline() const;
     void followReachability();
     void forget(QNetworkReply *reply);
@@ -56,6 +60,10 @@ public:
     QList<QMetaObject::Connection> reachabilityConnections;
     // Fires when the first waiting reply reaches offlineThresholdMs.
     QTimer offlineTimer;
+    // Ends a dwell: the situation wanted meanwhile applies then.
+    QTimer dwellTimer;
+    QElapsedTimer situationSince; // since the situation last changed
+    int dwellMs = 3000;
     // Keys are only compared, never dereferenced after destroyed(): a reply can be
     // half-destroyed when it leaves.
     QHash<QNetworkReply *, Entry> entries;

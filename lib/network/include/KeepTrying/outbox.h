@@ -6,6 +6,7 @@
 
 #include <KeepTrying/keeptrying_network_export.h>
 #include <KeepTrying/outboxitem.h>
+#include <KeepTrying/waitreason.h>
 
 #include <QtCore/QObject>
 #include <QtNetwork/QNetworkRequest>
@@ -280,6 +281,20 @@ public:
         WaitingToRetry, the first one's) before dead letters; Queued with no item means
         nothing is waiting. Use hasPending() and hasDeadLetters() to tell. */
     OutboxItem::State resourceState(const QString &resourceKey) const;
+    /*!
+        Why the pending item \a id waits now, as data (see WaitReason):
+        \list
+        \li Sending: its replay's own reason (RetryingReply::waitReason(): Backoff,
+            RetryAfter, Offline, BreakerOpen, …), None while an attempt is in flight;
+        \li WaitingToRetry: Backoff until OutboxItem::nextAttemptAt;
+        \li Queued: Offline while the network is down, Unreachable while its origin cannot
+            be reached; None when it only waits for its turn behind earlier items of its
+            resource, or goes now.
+        \endlist
+        None for a dead letter or an unknown id. itemWaitReasonChanged() says each change of
+        a replay's reason; after itemStateChanged(), read it again.
+    */
+    WaitReason waitReason(qint64 id) const;
     /*! Pending items of \a resourceKey. */
     int pendingCount(const QString &resourceKey) const;
     bool hasDeadLetters(const QString &resourceKey) const;
@@ -314,6 +329,9 @@ Q_SIGNALS:
     void itemSuperseded(qint64 id, qint64 byId);
     /*! The item \a id changed state (see OutboxItem::State). */
     void itemStateChanged(qint64 id, KeepTrying::OutboxItem::State state);
+    /*! The replay of item \a id (Sending) waits for another \a reason, or stopped waiting
+        (kind() None); see waitReason(). */
+    void itemWaitReasonChanged(qint64 id, const KeepTrying::WaitReason &reason);
     void pendingCountChanged(int count);
     void deadLetterCountChanged(int count);
     void lastErrorChanged(const QString &error);

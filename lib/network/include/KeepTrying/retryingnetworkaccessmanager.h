@@ -8,6 +8,7 @@
 #include <KeepTrying/offlinecopy.h>
 #include <KeepTrying/retryingreply.h>
 #include <KeepTrying/retrypolicy.h>
+#include <KeepTrying/waitreason.h>
 
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkRequest>
@@ -200,18 +201,25 @@ Q_SIGNALS:
     void attemptStarted(QNetworkReply *reply, int attempt);
     /*! Attempt \a attempt of \a reply failed with a retryable fault; attempt + 1 starts
         in \a delayMs milliseconds. \a reason is short and readable ("HTTP 503",
-        "connection refused"). The one exception is said by a signal too: when the delay
+        "connection refused"): the log form, kept for existing code; its words may change.
+        Programs read the typed reason, RetryingReply::waitReason(), announced by
+        waitReasonChanged() just before. The one exception is said by a signal too: when the delay
         ends while the origin is unreachable (a connection fault with no answer from it
         since the last one; a lost connection right after an answer is not enough),
         waitingForConnectivity(reply, true) follows at that moment and the attempt waits for
         a reachability probe. */
     void retryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason);
     /*! \a reply stopped retrying a retryable fault because a limit or the deadline was
-        reached; finished() follows. */
+        reached; finished() follows. \a reason is the log form; the typed one is
+        RetryingReply::giveUpReason() of \a reply, set when this is emitted. */
     void gaveUp(QNetworkReply *reply, const QString &reason);
     /*! \a reply started (\a waiting true) or stopped waiting for connectivity: no attempt is
         made while it waits. */
     void waitingForConnectivity(QNetworkReply *reply, bool waiting);
+    /*! RetryingReply::waitReasonChanged() of \a reply: why it waits now (kind() None: it
+        does not). The typed form of retryScheduled() and waitingForConnectivity(): render
+        this, never parse their text. */
+    void waitReasonChanged(QNetworkReply *reply, const KeepTrying::WaitReason &reason);
     void simulatedOfflineChanged(bool offline);
 
 protected:

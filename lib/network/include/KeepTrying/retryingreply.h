@@ -4,8 +4,10 @@
 #ifndef KEEPTRYING_RETRYINGREPLY_H
 #define KEEPTRYING_RETRYINGREPLY_H
 
+#include <KeepTrying/giveupreason.h>
 #include <KeepTrying/keeptrying_network_export.h>
 #include <KeepTrying/retrypolicy.h>
+#include <KeepTrying/waitreason.h>
 
 #include <QtCore/QDateTime>
 #include <QtNetwork/QNetworkReply>
@@ -94,6 +96,8 @@ class KEEPTRYING_NETWORK_EXPORT RetryingReply : public QNetworkReply
     Q_PROPERTY(bool waitingToRetry READ isWaitingToRetry NOTIFY waitingToRetryChanged)
     Q_PROPERTY(bool waitingForConnectivity READ isWaitingForConnectivity NOTIFY
                    waitingForConnectivityChanged)
+    Q_PROPERTY(KeepTrying::WaitReason waitReason READ waitReason NOTIFY waitReasonChanged)
+    Q_PROPERTY(KeepTrying::GiveUpReason giveUpReason READ giveUpReason NOTIFY gaveUp)
 
 public:
     ~RetryingReply() override;
@@ -104,6 +108,14 @@ public:
     bool isWaitingToRetry() const;
     /*! True while the reply waits for the network or its origin to become reachable. */
     bool isWaitingForConnectivity() const;
+    /*! Why the request waits now instead of making an attempt; kind() None while it does
+        not wait (an attempt is in flight, or it has finished). Always up to date, also
+        inside slots of waitingToRetryChanged() and waitingForConnectivityChanged(). See
+        WaitReason for what each kind carries and promises. */
+    WaitReason waitReason() const;
+    /*! Why the request gave up (set before gaveUp() is emitted); kind() None when it did
+        not (yet). */
+    GiveUpReason giveUpReason() const;
     /*! The policy this request follows. */
     RetryPolicy retryPolicy() const;
     /*! The Idempotency-Key sent with every attempt, or empty when none is sent. */
@@ -142,10 +154,20 @@ Q_SIGNALS:
     void attemptStarted(int attempt);
     /*! Attempt \a attempt failed with a retryable fault; the next starts in \a delayMs ms,
         or, if the origin is unreachable by then, waitingForConnectivityChanged(true) says
-        so at that moment (see RetryingNetworkAccessManager::retryScheduled()). */
+        so at that moment (see RetryingNetworkAccessManager::retryScheduled()).
+        \a reason is the human-readable log form ("HTTP 503", "connection refused"), kept
+        for existing code: its words may change. Programs read waitReason() (Backoff or
+        RetryAfter, with the fault as data), announced by waitReasonChanged() just before. */
     void retryScheduled(int attempt, qint64 delayMs, const QString &reason);
-    /*! A limit or the deadline stopped the retries; finished() follows. */
+    /*! A limit or the deadline stopped the retries; finished() follows. \a reason is the
+        human-readable log form ("deadline", "circuit breaker open", "HTTP 503"); programs
+        read giveUpReason(), set when this is emitted. */
     void gaveUp(const QString &reason);
+    /*! waitReason() changed: the request began to wait, waits for something else (or until
+        another time), or stopped waiting (kind() None). Emitted once per change, before
+        retryScheduled() for a backoff, and after waitingToRetryChanged() and
+        waitingForConnectivityChanged() of the same change. */
+    void waitReasonChanged(const KeepTrying::WaitReason &reason);
     void waitingToRetryChanged(bool waiting);
     void waitingForConnectivityChanged(bool waiting);
     /*! The GET opted in to an offline copy (OfflineCopy::ModeAttribute) and cannot be

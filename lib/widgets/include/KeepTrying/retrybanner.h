@@ -32,9 +32,11 @@ class RetryBannerPrivate;
 
     Bind it with one call, bind(): the banner then shows itself while a request of the
     manager has taken longer than a second (retried, waiting or simply slow), switches
-    to its offline message (offline true) while the network is down, says which server
-    cannot be reached and why (defaultUnreachableText()) while a request waits for a
-    server that does not answer, and hides once they have finished. The decision is
+    to its offline message (offline true) while the network is down, says that the server
+    cannot be reached and on whose side the trouble likely is (defaultUnreachableText())
+    while a request waits for a server that does not answer, says the server is busy
+    (defaultServerBusyText()) while it answers with errors, and hides once they have
+    finished. The decision is
     made by a RetryBannerController (its situation property), which can also be made
     separately (to set its thresholds or tracking mode, or to share it between windows)
     and handed to setController().
@@ -53,6 +55,8 @@ class KEEPTRYING_WIDGETS_EXPORT RetryBanner : public QWidget
     Q_PROPERTY(QString offlineText READ offlineText WRITE setOfflineText NOTIFY offlineTextChanged)
     Q_PROPERTY(QString unreachableText READ unreachableText WRITE setUnreachableText NOTIFY
                    unreachableTextChanged)
+    Q_PROPERTY(QString serverBusyText READ serverBusyText WRITE setServerBusyText NOTIFY
+                   serverBusyTextChanged)
     Q_PROPERTY(bool offline READ isOffline WRITE setOffline NOTIFY offlineChanged)
     Q_PROPERTY(QString currentText READ currentText NOTIFY currentTextChanged)
     Q_PROPERTY(
@@ -83,18 +87,25 @@ public:
     static QString defaultOfflineText();
 
     /*! What the banner says while its controller's situation is Unreachable, translated in
-        the "KeepTrying::RetryBanner" context; \a server is the controller's
-        unreachableServer():
+        the "KeepTrying::RetryBanner" context. Words for the person waiting: what happens,
+        on whose side, and that it keeps trying; no address, port or error code (those go
+        to the keeptrying.* logging categories). \a server is not named; it is kept for
+        existing callers.
         \list
-        \li ConnectionRefused: "The server SERVER isn't answering. Your network is fine;
+        \li ConnectionRefused: "The server isn't answering right now. Your network is fine;
             we'll keep trying and load this as soon as the server is back."
-        \li HostNotFound: "The server name SERVER could not be found. Please check the
-            server address and your network connection; we'll keep trying."
-        \li CannotConnect: "SERVER can't be reached right now. Please check your network
-            connection; we'll keep trying and load this as soon as it answers."
+        \li HostNotFound: "The server can't be found right now. Please check your network
+            connection while we keep trying."
+        \li CannotConnect: "The server can't be reached right now. Please check your
+            network connection while we keep trying."
         \endlist */
     static QString defaultUnreachableText(RetryBannerController::UnreachableReason reason,
                                           const QString &server);
+
+    /*! What the banner says while its controller's situation is ServerBusy: "The server is
+        busy right now. Your network is fine; we'll keep trying and load this as soon as it
+        can answer.", translated in the "KeepTrying::RetryBanner" context. */
+    static QString defaultServerBusyText();
 
     /*! Shows the banner whenever \a manager has a request that the user is waiting for
         unfinished after a second (retried, waiting or simply slow; see
@@ -115,6 +126,11 @@ public:
     QString text() const;
     void setText(const QString &text);
 
+    /*! The message shown while the controller's situation is ServerBusy; empty (the
+        default): defaultServerBusyText(). */
+    QString serverBusyText() const;
+    void setServerBusyText(const QString &text);
+
     /*! The message shown while offline (defaultOfflineText() unless set). */
     QString offlineText() const;
     void setOfflineText(const QString &text);
@@ -133,7 +149,8 @@ public:
     void setOffline(bool offline);
 
     /*! The message shown now: offlineText() while offline, unreachableText() (or the
-        controller's defaultUnreachableText()) while it is Unreachable, else text(). */
+        controller's defaultUnreachableText()) while it is Unreachable, serverBusyText()
+        (or defaultServerBusyText()) while it is ServerBusy, else text(). */
     QString currentText() const;
 
     MessageType messageType() const;
@@ -177,6 +194,7 @@ Q_SIGNALS:
     void textChanged(const QString &text);
     void offlineTextChanged(const QString &text);
     void unreachableTextChanged(const QString &text);
+    void serverBusyTextChanged(const QString &text);
     void offlineChanged(bool offline);
     void currentTextChanged(const QString &text);
     void messageTypeChanged(KeepTrying::RetryBanner::MessageType type);

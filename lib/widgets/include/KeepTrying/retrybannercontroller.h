@@ -38,6 +38,9 @@ class RetryBannerControllerPrivate;
         not known to be down, so this is not "offline": unreachableServer and
         unreachableReason say which server and what went wrong (a refused connection
         means the server's machine answered, so the network works).
+    \li ServerBusy, otherwise, while a watched request over thresholdMs (below) last waited
+        because of its server (WaitReason RetryAfter, BreakerOpen, BudgetExhausted, or
+        Backoff after an HTTP answer): the network works, the server is struggling.
     \li Slow, otherwise, while a watched request has been unfinished for longer than
         thresholdMs (1000 ms by default), whatever keeps it: a retry, a wait (for its
         backoff, the circuit breaker or the retry budget) or a server that is simply slow
@@ -47,6 +50,8 @@ class RetryBannerControllerPrivate;
     \li Hidden, once no request gives a reason to show anything: every such request has
         finished (with success or not), or stopped waiting and is not slow.
     \endlist
+    Of Slow, ServerBusy and Unreachable, a situation once shown stays at least dwellMs (3 s)
+    before it gives way to another of them, so one wait reads as one message.
     Every watched request counts until it finishes, also while its body arrives: exclude
     transfers the user watches progress of (large downloads, event streams) with
     UserWaitingAttribute set to false, or use TrackMarkedReplies.
@@ -73,6 +78,7 @@ class KEEPTRYING_WIDGETS_EXPORT RetryBannerController : public QObject
     Q_PROPERTY(int offlineThresholdMs READ offlineThresholdMs WRITE setOfflineThresholdMs NOTIFY
                    offlineThresholdMsChanged)
     Q_PROPERTY(int thresholdMs READ thresholdMs WRITE setThresholdMs NOTIFY thresholdMsChanged)
+    Q_PROPERTY(int dwellMs READ dwellMs WRITE setDwellMs NOTIFY dwellMsChanged)
     Q_PROPERTY(TrackingMode trackingMode READ trackingMode WRITE setTrackingMode NOTIFY
                    trackingModeChanged)
     Q_PROPERTY(int trackedCount READ trackedCount NOTIFY trackedCountChanged)
@@ -86,8 +92,12 @@ public:
         Hidden, //!< Nothing to show.
         Slow, //!< A request has taken longer than thresholdMs: "taking longer than usual".
         Offline, //!< The network is down; a request waits for it: "You're offline".
-        Unreachable //!< A request waits for its server, which cannot be reached although
-        //!< the network is not known to be down: "The server … isn't answering".
+        Unreachable, //!< A request waits for its server, which cannot be reached although
+        //!< the network is not known to be down: "The server isn't answering".
+        ServerBusy //!< As Slow, and the server is the cause: the request's last wait was
+        //!< for a server fault (a 5xx or 429 answer, a Retry-After, the origin's open
+        //!< circuit breaker or spent retry budget; RetryingReply::waitReason()). Your
+        //!< network is fine: "The server is busy right now".
     };
     Q_ENUM(Situation)
 
@@ -156,6 +166,15 @@ public:
     int offlineThresholdMs() const;
     void setOfflineThresholdMs(int thresholdMs);
 
+    /*! The least time, in milliseconds, one of Slow, ServerBusy and Unreachable stays
+        before situation changes to another of them (default 3000; negative values count as
+        0, which switches the dwell off). One wait that flaps between them (a probe gets
+        through, the attempt fails again) then reads as one situation, not a message that
+        changes every second. Offline and Hidden apply at once, whatever the dwell: the
+        network going away, or the wait ending, is news. */
+    int dwellMs() const;
+    void setDwellMs(int dwellMs);
+
     TrackingMode trackingMode() const;
     /*! Applies to replies seen from now on; replies already watched stay watched. */
     void setTrackingMode(TrackingMode mode);
@@ -167,12 +186,13 @@ public:
 
     /*! While situation is Unreachable: the server that cannot be reached, as a user would
         write it ("wallabag.example.org", "127.0.0.1:8080": the host, and the port when the
-        URL names one). Otherwise empty. Of several unreachable servers, the one waited for
+        URL names one), for logs and developer tools: the banner's own words name no server
+        or port. Otherwise empty. Of several unreachable servers, the one waited for
         longest. */
     QString unreachableServer() const;
     /*! While situation is Unreachable: why unreachableServer() cannot be reached (learnt
-        from the reason of RetryingNetworkAccessManager::retryScheduled() for any reply to
-        it). Otherwise CannotConnect. */
+        from the fault RetryingReply::waitReason() carries for any reply to it). Otherwise
+        CannotConnect. */
     UnreachableReason unreachableReason() const;
 
 Q_SIGNALS:
@@ -183,6 +203,7 @@ Q_SIGNALS:
     void situationChanged(KeepTrying::RetryBannerController::Situation situation);
     void offlineThresholdMsChanged(int thresholdMs);
     void thresholdMsChanged(int thresholdMs);
+    void dwellMsChanged(int dwellMs);
     void trackingModeChanged(KeepTrying::RetryBannerController::TrackingMode mode);
     void trackedCountChanged(int count);
     /*! unreachableServer or unreachableReason changed; emitted before situationChanged()

@@ -1,0 +1,130 @@
+// SPDX-FileCopyrightText: The KeepTrying authors
+// SPDX-License-Identifier: MIT
+
+// Why a request waits, and why it gave up: typed values kept in step with the state.
+
+#include "logging_p.h"
+#include "retryingreply_p.h"
+
+#include <algorithm>
+
+namespace KeepTrying {
+
+WaitReason RetryingReply::waitReason() const
+{
+    Q_D(const RetryingReply);
+    return d->waitReason;
+}
+
+GiveUpReason RetryingReply::giveUpReason() const
+{
+    Q_D(const RetryingReply);
+    return d->giveUpReason;
+}
+
+WaitReason RetryingReplyPrivate::currentWaitReason() const
+{
+    if (state == State::BackingOff)
+        return backoffReason;
+    if (state != State::WaitingForGate || !gate)
+        return WaitReason();
+    const QUrl &url = gate->originUrl();
+    WaitReason reason;
+    switch (gate->waiting()) {
+    case AttemptGate::Wait::None:
+        return reason; // granted from the queue: the attempt starts from the event loop
+    case AttemptGate::Wait::Connectivity:
+        reason = gate->isNetworkOffline() ? WaitReason::offline(url) : WaitReason::unreachable(url);
+        break;
+    case AttemptGate::Wait::Limit:
+        reason = WaitReason::windowFull(url, gate->queuedAhead());
+        break;
+    case AttemptGate::Wait::Breaker:
+        // Half-open: a probe is in flight, and its answer (not a clock) ends the wait.
+        reason = WaitReason::breakerOpen(url, gate->isBreakerOpen() ? gate->msUntilProbe() : -1);
+        break;
+    case AttemptGate::Wait::Budget:
+        reason = WaitReason::budgetExhausted(url, std::max<qint64>(1, gate->msUntilBudget()));
+        break;
+    }
+    return reason.withFault(lastFaultStatus, lastFaultError);
+}
+
+bool RetryingReplyPrivate::syncWaitSignals()
+{
+    Q_Q(RetryingReply);
+    // Both properties and the reason follow from the state and the gate's wait; say each
+    // change once, ends before starts, the reason last. waitReason() is current in every
+    // slot. Any signal may end in a slot that deletes this reply.
+    const AttemptGate::Wait wait = gate ? gate->waiting() : AttemptGate::Wait::None;
+    const bool toRetry = state == State::BackingOff ||
+        (state == State::WaitingForGate &&
+         (wait == AttemptGate::Wait::Breaker || wait == AttemptGate::Wait::Budget));
+    const bool forConnectivity =
+        state == State::WaitingForGate && wait == AttemptGate::Wait::Connectivity;
+    if (state == State::BackingOff || state == State::WaitingForGate || waitReason.isWaiting())
+        waitReason = currentWaitReason();
+    const QPointer<RetryingReply> alive(q);
+    for (bool starting : { false, true }) {
+        if (waitingForConnectivity != forConnectivity && forConnectivity == starting) {
+            waitingForConnectivity = forConnectivity;
+            if (starting) {
+                qCInfo(lcNetwork).nospace()
+                    << hop->method() << ' ' << loggableUrl(hop->url()) << " waits for connectivity";
+            }
+            Q_EMIT q->waitingForConnectivityChanged(starting);
+            if (alive && owner())
+                owner()->waitingForConnectivity(q, starting);
+            if (!alive)
+                return false;
+        }
+        if (waitingToRetry != toRetry && toRetry == starting) {
+            waitingToRetry = toRetry;
+            if (starting && wait == AttemptGate::Wait::Breaker) {
+                qCInfo(lcNetwork).nospace() << hop->method() << ' ' << loggableUrl(hop->url())
+                                            << " waits behind the open circuit breaker";
+            }
+            Q_EMIT q->waitingToRetryChanged(starting);
+            if (!alive)
+                return false;
+        }
+    }
+    // A slot above may have changed the state again (an abort) and announced that already.
+    if (announcedWaitReason != waitReason) {
+        announcedWaitReason = waitReason;
+        const WaitReason reason = waitReason; // a slot may change the member
+        qCDebug(lcNetwork).nospace()
+            << hop->method() << ' ' << loggableUrl(hop->url()) << " wait reason: " << reason;
+        Q_EMIT q->waitReasonChanged(reason);
+        if (alive && owner())
+            owner()->waitReasonChanged(q, reason);
+        if (!alive)
+            return false;
+    }
+    return true;
+}
+
+void RetryingReplyPrivate::giveUp(GiveUpReason::Kind kind)
+{
+    giveUpReason = GiveUpReason(kind, attempt, lastFaultStatus, lastFaultError, waitReason.kind());
+}
+
+GiveUpReason::Kind RetryingReplyPrivate::limitReached(FaultClass limitClass,
+                                                      bool timeoutsExhausted) const
+{
+    if (deadlineReached)
+        return GiveUpReason::DeadlineExceeded;
+    if (timeoutsExhausted)
+        return GiveUpReason::TimeoutsExhausted;
+    if (limitClass == FaultClass::Connectivity) {
+        if (policy.maxConnectivityAttempts > 0 &&
+            connectivityFaultAttempts + 1 >= policy.maxConnectivityAttempts)
+            return GiveUpReason::AttemptsExhausted;
+    } else if (serverFaultAttempts + 1 >= std::max(1, policy.maxAttempts)) {
+        return GiveUpReason::AttemptsExhausted;
+    }
+    // mayRetry() said no for none of the limits: the request must not be sent again.
+    return GiveUpReason::NotReplaySafe;
+}
+
+} // namespace KeepTrying
