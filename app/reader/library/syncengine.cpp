@@ -123,6 +123,7 @@ void SyncEngine::stop()
     m_contentFor = 0;
     m_contentForUser = false;
     m_textsWanted.clear();
+    m_textsRefused.clear();
     m_prefetchAgain = false;
     m_changed = 0;
     setRefreshing(false);
@@ -372,7 +373,9 @@ void SyncEngine::startPrefetch()
     bool allDated = true;
     const QList<Article> unread = m_store->articles({ LocalStore::View::Unread, {}, {} });
     for (const Article &a : unread) {
-        if (a.hasContent || a.id <= 0)
+        // Refused (another user's entry: 403) or gone (404): not asked for again in the
+        // background; the user can still open it, and the sweep removes what is gone.
+        if (a.hasContent || a.id <= 0 || m_textsRefused.contains(a.id))
             continue;
         m_prefetch << a.id;
         if (!a.updatedAt.isValid()) {
@@ -479,6 +482,8 @@ void SyncEngine::prefetchNext()
                                               m_prefetchCall = 0;
                                               if (result.ok)
                                                   storeContent(id, result.json);
+                                              else if (result.status >= 400 && result.status < 500)
+                                                  m_textsRefused.insert(id);
                                               prefetchNext();
                                           });
 }

@@ -167,6 +167,7 @@ private:
     QList<qint64> m_prefetch; // texts to fetch, in order; one by one unless in pages
     // Texts fetched as pages of the unread list: those not seen yet, and the page filters.
     QSet<qint64> m_textsWanted;
+    QSet<qint64> m_textsRefused; // a 4xx for the text alone: not asked again in the background
     QList<QPair<QString, QString>> m_textFilters;
     bool m_prefetchAgain = false; // a refresh ended during a fetch: look again after it
     int m_textPageSize = 50;
