@@ -123,7 +123,7 @@ void SyncEngine::stop()
     m_contentFor = 0;
     m_contentForUser = false;
     m_textsWanted.clear();
-    m_textsRefused.clear();
+    m_textsNotThere.clear();
     m_prefetchAgain = false;
     m_changed = 0;
     setRefreshing(false);
@@ -373,9 +373,11 @@ void SyncEngine::startPrefetch()
     bool allDated = true;
     const QList<Article> unread = m_store->articles({ LocalStore::View::Unread, {}, {} });
     for (const Article &a : unread) {
-        // Refused (another user's entry: 403) or gone (404): not asked for again in the
-        // background; the user can still open it, and the sweep removes what is gone.
-        if (a.hasContent || a.id <= 0 || m_textsRefused.contains(a.id))
+        // The server had no text for it (null), refused it (another user's entry: 403) or
+        // has it no more (404): not asked for again in the background until the entry
+        // changes; the user can still open it, and the sweep removes what is gone.
+        if (a.hasContent || a.id <= 0 ||
+            (m_textsNotThere.contains(a.id) && m_textsNotThere.value(a.id) == a.updatedAt))
             continue;
         m_prefetch << a.id;
         if (!a.updatedAt.isValid()) {
@@ -435,6 +437,8 @@ void SyncEngine::fetchTextPage(int page)
                 const QJsonValue content = entry.value(QLatin1String("content"));
                 if (content.isString())
                     texts.insert(id, content.toString());
+                else
+                    noTextFor(id);
             }
             m_store->setContents(texts);
             const bool more = result.json.value(QLatin1String("_links"))
@@ -463,6 +467,11 @@ void SyncEngine::textPagesEnded()
     prefetchNext();
 }
 
+void SyncEngine::noTextFor(qint64 id)
+{
+    m_textsNotThere.insert(id, m_store->article(id).updatedAt);
+}
+
 void SyncEngine::prefetchNext()
 {
     if (m_prefetchCall)
@@ -482,8 +491,9 @@ void SyncEngine::prefetchNext()
                                               m_prefetchCall = 0;
                                               if (result.ok)
                                                   storeContent(id, result.json);
-                                              else if (result.status >= 400 && result.status < 500)
-                                                  m_textsRefused.insert(id);
+                                              if ((result.ok && !m_store->article(id).hasContent) ||
+                                                  (result.status >= 400 && result.status < 500))
+                                                  noTextFor(id);
                                               prefetchNext();
                                           });
 }

@@ -116,6 +116,7 @@ private:
     void startPrefetch();
     void fetchTextPage(int page);
     void textPagesEnded();
+    void noTextFor(qint64 id);
     void prefetchNext();
     void enqueue(const Change &change);
     void enqueueUnheldPending();
@@ -167,7 +168,9 @@ private:
     QList<qint64> m_prefetch; // texts to fetch, in order; one by one unless in pages
     // Texts fetched as pages of the unread list: those not seen yet, and the page filters.
     QSet<qint64> m_textsWanted;
-    QSet<qint64> m_textsRefused; // a 4xx for the text alone: not asked again in the background
+    // Texts the server did not give (null, 403, 404), with the article's updated_at then:
+    // not asked for again in the background until the article changes.
+    QHash<qint64, QDateTime> m_textsNotThere;
     QList<QPair<QString, QString>> m_textFilters;
     bool m_prefetchAgain = false; // a refresh ended during a fetch: look again after it
     int m_textPageSize = 50;
