@@ -33,7 +33,9 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(
         QStringLiteral(
             "A wallabag-compatible demo server with fault injection, for trying KeepTrying.\n"
-            "Log in with client id '%1', client secret '%2', user '%3', password '%4'.\n\n"
+            "Log in with client id '%1', client secret '%2', user '%3', password '%4'.\n"
+            "A second user '%5', password '%6', owns what it saves; each user gets 403\n"
+            "for the other's entries, as in wallabag.\n\n"
             "Fault SPEC: comma-separated key=value: route=GLOB, method=METHOD, status=CODE,\n"
             "count=N, rate=P, retry-after=SECONDS|HTTP-DATE, latency=MS,\n"
             "drop=before-headers|mid-body. Example: route=/api/entries*,status=503,count=2\n\n"
@@ -45,7 +47,8 @@ int main(int argc, char *argv[])
             "Prints 'listening on http://127.0.0.1:PORT' and then 'admin on\n"
             "http://127.0.0.1:ADMIN_PORT' on stdout.")
             .arg(DemoServer::demoClientId(), DemoServer::demoClientSecret(),
-                 DemoServer::demoUsername(), DemoServer::demoPassword()));
+                 DemoServer::demoUsername(), DemoServer::demoPassword(),
+                 DemoServer::otherUsername(), DemoServer::otherPassword()));
     parser.addHelpOption();
     const QCommandLineOption portOption(QStringLiteral("port"),
                                         QStringLiteral("Port to listen on (0: any free port)."),

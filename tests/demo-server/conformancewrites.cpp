@@ -40,14 +40,15 @@ QList<QPair<QString, QString>> clientCredentials()
     };
 }
 
-QJsonObject passwordGrant(const Send &send)
+QJsonObject passwordGrant(const Send &send, const QString &username = DemoServer::demoUsername(),
+                          const QString &password = DemoServer::demoPassword())
 {
     return objectOf(send("POST", QStringLiteral("/oauth/v2/token"), {},
                          json({ { QStringLiteral("grant_type"), QStringLiteral("password") },
                                 { QStringLiteral("client_id"), DemoServer::demoClientId() },
                                 { QStringLiteral("client_secret"), DemoServer::demoClientSecret() },
-                                { QStringLiteral("username"), DemoServer::demoUsername() },
-                                { QStringLiteral("password"), DemoServer::demoPassword() } }),
+                                { QStringLiteral("username"), username },
+                                { QStringLiteral("password"), password } }),
                          {}));
 }
 
@@ -86,6 +87,15 @@ const QStringList &writeSideCases()
         QStringLiteral("patch_tags_replace"),
         QStringLiteral("remove_tag_not_on_entry"),
         QStringLiteral("tag_labels_lower_cased"),
+        // another user's entry (wallabag's bob)
+        QStringLiteral("entry_get_other_users"),
+        QStringLiteral("entry_get_other_users_body"),
+        QStringLiteral("entry_patch_other_users"),
+        QStringLiteral("entry_delete_other_users"),
+        QStringLiteral("entry_tags_get_other_users"),
+        QStringLiteral("entry_tags_add_other_users"),
+        QStringLiteral("entry_tag_remove_other_users"),
+        QStringLiteral("entries_list_other_users_not_listed"),
         // last: they expire every token issued so far
         QStringLiteral("expired_access_token"),
         QStringLiteral("expired_token_on_anonymous_path"),
@@ -260,6 +270,31 @@ Setup setUp(const QString &name, const Send &send, DemoServer *server, const QBy
         };
     } else if (name == QLatin1String("tag_labels_lower_cased")) {
         entryIs(create({}));
+    } else if (name.contains(QLatin1String("_other_users"))) {
+        // wallabag's bob: the demo's second user saves an entry with a tag of its own.
+        const QByteArray bob =
+            passwordGrant(send, DemoServer::otherUsername(), DemoServer::otherPassword())
+                .value(QLatin1String("access_token"))
+                .toString()
+                .toLatin1();
+        const Reply reply =
+            send("POST", QStringLiteral("/api/entries.json"), {},
+                 json({ { QStringLiteral("url"),
+                          QStringLiteral("http://0.0.0.0/%1-%2").arg(name).arg(++serial) },
+                        { QStringLiteral("tags"), QStringLiteral("bob") } }),
+                 bob);
+        if (bob.isEmpty() || reply.status != 200)
+            setup.error = QStringLiteral("the other user's entry: HTTP %1").arg(reply.status);
+        const QJsonObject entry = objectOf(reply);
+        entryIs(entry);
+        setup.substitutions << QPair<QString, QString> { QStringLiteral("{tag.id}"),
+                                                         QString::number(
+                                                             entry.value(QLatin1String("tags"))
+                                                                 .toArray()
+                                                                 .first()
+                                                                 .toObject()
+                                                                 .value(QLatin1String("id"))
+                                                                 .toInt()) };
     } else if (name.startsWith(QLatin1String("expired_"))) {
         setup.token =
             passwordGrant(send).value(QLatin1String("access_token")).toString().toLatin1();

@@ -79,7 +79,6 @@ const QHash<QString, QString> notRun = {
       QStringLiteral("fixture URLs of entries with and without annotations") },
     { QStringLiteral("entry_get_origin_url"),
       QStringLiteral("no sample entry has an origin_url (it is null, as entry_get shows)") },
-    { QStringLiteral("entry_get_other_users"), QStringLiteral("the demo has one user") },
     { QStringLiteral("info_registration_allowed"),
       QStringLiteral("the demo has registration switched off") },
 };

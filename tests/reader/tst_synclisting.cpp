@@ -17,6 +17,7 @@
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
+#include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QUrlQuery>
 #include <QtTest/QSignalSpy>
@@ -36,6 +37,9 @@ private Q_SLOTS:
     void cleanup();
     void emptyTextNeverReplacesOfflineCopy();
     void articlesOpenWithTextAfterRefresh();
+    void textsComeAsPages();
+    void textsMissedByThePagesComeOneByOne();
+    void restartWithinSweepIntervalAsksOnlyChanges();
     void pagesBehindAProxy_data();
     void pagesBehindAProxy();
     void changesWithinTheCursorSecondAreNotMissed();
@@ -48,6 +52,9 @@ private Q_SLOTS:
 private:
     bool refresh();
     QList<RecordedRequest> lists() const;
+    int singleEntryGets() const;
+    bool everyUnreadHasText(const QSet<qint64> &except = {}) const;
+    void makeEngine();
     // Calls \a action in the server's thread when the \a n-th list request of the
     // current refresh arrives, before it is answered.
     void onListRequest(int n, std::function<void()> action);
@@ -79,9 +86,7 @@ void tst_SyncListing::init()
                           DemoServer::demoUsername(), DemoServer::demoPassword() });
     m_queue = std::make_unique<OutboxChangeQueue>(m_client.get(), m_manager.get(),
                                                   m_dir.filePath(QStringLiteral("outbox.sqlite")));
-    m_engine = std::make_unique<SyncEngine>(m_client.get(), m_store.get(), m_queue.get());
-    m_engine->setPageSize(10);
-    m_engine->setPrefetchContent(false);
+    makeEngine();
     m_listRequests = 0;
     connect((*m_server).server(), &DemoServer::requestReceived, this,
             [this](const QByteArray &, const QString &path) {
@@ -89,6 +94,15 @@ void tst_SyncListing::init()
                     ++m_listRequests;
             },
             Qt::DirectConnection);
+}
+
+void tst_SyncListing::makeEngine()
+{
+    // A new engine on the same store: as the reader after a restart.
+    m_engine.reset();
+    m_engine = std::make_unique<SyncEngine>(m_client.get(), m_store.get(), m_queue.get());
+    m_engine->setPageSize(10);
+    m_engine->setPrefetchContent(false);
 }
 
 void tst_SyncListing::cleanup()
@@ -124,6 +138,23 @@ QList<RecordedRequest> tst_SyncListing::lists() const
     return result;
 }
 
+int tst_SyncListing::singleEntryGets() const
+{
+    static const QRegularExpression entry(QStringLiteral("^/api/entries/[0-9]+(\\.json)?$"));
+    const QList<RecordedRequest> all = (*m_server)->recordedRequests();
+    return int(std::count_if(all.cbegin(), all.cend(), [](const RecordedRequest &r) {
+        return r.method == "GET" && entry.match(r.path).hasMatch();
+    }));
+}
+
+bool tst_SyncListing::everyUnreadHasText(const QSet<qint64> &except) const
+{
+    const QList<Article> unread = m_store->articles({ LocalStore::View::Unread, {}, {} });
+    return !unread.isEmpty() && std::all_of(unread.cbegin(), unread.cend(), [&](const Article &a) {
+        return except.contains(a.id) || m_store->article(a.id).content.startsWith(QLatin1Char('<'));
+    });
+}
+
 void tst_SyncListing::onListRequest(int n, std::function<void()> action)
 {
     // Connected after init()'s counter, so it sees the count including this request.
@@ -156,12 +187,101 @@ void tst_SyncListing::emptyTextNeverReplacesOfflineCopy()
     QVERIFY(!listed.hasContent);
     m_store->mergeFromServer({ listed });
     QCOMPARE(m_store->article(7).content, kept.content);
-    // Nor is an empty text, where the copy has one.
+    // Nor is an empty text, where the copy has one...
     Article empty = listed;
     empty.hasContent = true;
     m_store->mergeFromServer({ empty });
     QCOMPARE(m_store->article(7).content, kept.content);
     QVERIFY(m_store->article(7).hasContent);
+    // ...also when texts come as a page of the list.
+    m_store->setContents({ { 7, QString() } });
+    QCOMPARE(m_store->article(7).content, kept.content);
+}
+
+void tst_SyncListing::textsComeAsPages()
+{
+    // An entry each took a request each (5-8 articles a second on a real server): the
+    // unread list with its contents brings a page of texts per request.
+    (*m_server)->setArticleCount(180);
+    m_engine->setPageSize(30);
+    m_engine->setTextPageSize(30);
+    m_engine->setPrefetchContent(true);
+    QVERIFY(refresh());
+    QTRY_VERIFY_WITH_TIMEOUT(everyUnreadHasText(), 15000);
+    const int unread = int(m_store->articles({ LocalStore::View::Unread, {}, {} }).size());
+    QVERIFY(unread > 100);
+    QCOMPARE(singleEntryGets(), 0);
+    QList<RecordedRequest> pages;
+    for (const RecordedRequest &r : lists()) {
+        const QUrlQuery query(r.query);
+        if (query.queryItemValue(QStringLiteral("detail")) != QLatin1String("full"))
+            continue;
+        pages << r;
+        QCOMPARE(query.queryItemValue(QStringLiteral("archive")), QStringLiteral("0"));
+        QCOMPARE(query.queryItemValue(QStringLiteral("sort")), QStringLiteral("created"));
+        QCOMPARE(query.queryItemValue(QStringLiteral("perPage")), QStringLiteral("30"));
+    }
+    QCOMPARE(pages.size(), (unread + 29) / 30);
+    // Offline, each opens with its text.
+    m_manager->setSimulatedOffline(true);
+    QVERIFY(everyUnreadHasText());
+}
+
+void tst_SyncListing::textsMissedByThePagesComeOneByOne()
+{
+    (*m_server)->setArticleCount(120);
+    m_engine->setPageSize(50);
+    m_engine->setTextPageSize(10);
+    m_engine->setPrefetchContent(true);
+    // While the second page of texts is asked for, five of the newest entries (page 1,
+    // read already) are deleted elsewhere: five others move up onto page 1, unseen.
+    const QList<int> deleted = { 120, 119, 118, 117, 116 };
+    QSignalSpy done(m_engine.get(), &SyncEngine::refreshed);
+    m_listRequests = 0;
+    int textPages = 0;
+    connect((*m_server).server(), &DemoServer::requestReceived, this,
+            [&](const QByteArray &, const QString &path) {
+                if (!path.startsWith(QLatin1String("/api/entries.json")) || done.isEmpty())
+                    return;
+                if (++textPages == 2) {
+                    for (int id : deleted)
+                        (*m_server)->removeArticle(id);
+                }
+            },
+            Qt::DirectConnection);
+    m_engine->refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 10000);
+    QSet<qint64> gone;
+    for (int id : deleted)
+        gone.insert(id);
+    QTRY_VERIFY_WITH_TIMEOUT(everyUnreadHasText(gone), 15000);
+    // As many unread entries as were deleted from page 1 (whose texts came with it) moved
+    // up past the walk: they, and only they, are asked for one by one.
+    const int unreadDeleted = int(std::count_if(deleted.cbegin(), deleted.cend(), [this](int id) {
+        return !m_store->article(id).archived;
+    }));
+    QVERIFY(unreadDeleted > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(singleEntryGets(), unreadDeleted, 5000);
+}
+
+void tst_SyncListing::restartWithinSweepIntervalAsksOnlyChanges()
+{
+    QVERIFY(refresh()); // the first: every page
+    QVERIFY(lists().size() > 2);
+    // A restart soon after: what changed, one request, not a walk through every page.
+    makeEngine();
+    (*m_server)->resetStats();
+    QVERIFY(refresh());
+    QCOMPARE(lists().size(), 1);
+    QVERIFY(QUrlQuery(lists().constFirst().query).hasQueryItem(QStringLiteral("since")));
+    // Once the interval is over, the full list comes again (it finds deletions).
+    makeEngine();
+    m_engine->setSweepInterval(1);
+    QTest::qWait(5);
+    (*m_server)->resetStats();
+    QVERIFY(refresh());
+    const int total = (*m_server)->articleCount();
+    QCOMPARE(lists().size(), 1 + (total + 9) / 10);
 }
 
 void tst_SyncListing::articlesOpenWithTextAfterRefresh()

@@ -126,6 +126,8 @@ QList<Article> ArticleStore::select(const Filter &filter) const
 {
     QList<Article> result;
     for (const Article &article : m_articles) {
+        if (article.userId != filter.userId)
+            continue;
         if (filter.archived && article.archived != *filter.archived)
             continue;
         if (filter.starred && article.starred != *filter.starred)
@@ -171,17 +173,24 @@ QList<Article> ArticleStore::select(const Filter &filter) const
 void ArticleStore::resize(int count)
 {
     count = std::max(1, count);
-    if (m_articles.isEmpty())
+    QList<Article> samples;
+    QList<Article> others;
+    for (const Article &article : std::as_const(m_articles))
+        (article.userId == 1 ? samples : others).append(article);
+    if (samples.isEmpty())
         return;
-    if (count <= m_articles.size()) {
-        m_articles.resize(count);
-        m_nextId = m_articles.constLast().id + 1;
+    if (count <= samples.size()) {
+        samples.resize(count);
+        m_articles = samples + others;
+        m_nextId = 1;
+        for (const Article &article : std::as_const(m_articles))
+            m_nextId = std::max(m_nextId, article.id + 1);
         return;
     }
-    const QList<Article> samples = m_articles;
-    QDateTime created = m_articles.constLast().createdAt;
-    while (m_articles.size() < count) {
-        Article article = samples.at(m_articles.size() % samples.size());
+    QList<Article> grown = samples;
+    QDateTime created = samples.constLast().createdAt;
+    while (grown.size() < count) {
+        Article article = samples.at(grown.size() % samples.size());
         article.id = m_nextId++;
         article.url += QStringLiteral("?copy=") + QString::number(article.id);
         created = created.addSecs(60);
@@ -191,8 +200,15 @@ void ArticleStore::resize(int count)
         article.archivedAt = article.archived ? created : QDateTime();
         if (!article.uid.isNull())
             article.uid = newUid();
-        m_articles.append(article);
+        grown.append(article);
     }
+    m_articles = others + grown;
+}
+
+int ArticleStore::count(int userId) const
+{
+    return int(std::count_if(m_articles.cbegin(), m_articles.cend(),
+                             [userId](const Article &a) { return a.userId == userId; }));
 }
 
 bool ArticleStore::setUpdatedAt(int id, const QDateTime &when)
@@ -215,15 +231,16 @@ std::optional<Article> ArticleStore::article(int id) const
     return std::nullopt;
 }
 
-std::optional<Article> ArticleStore::articleByUrl(const QString &url) const
+std::optional<Article> ArticleStore::articleByUrl(const QString &url, int userId) const
 {
-    return articleByHashedUrl(hashedUrl(url));
+    return articleByHashedUrl(hashedUrl(url), userId);
 }
 
-std::optional<Article> ArticleStore::articleByHashedUrl(const QByteArray &sha1Hex) const
+std::optional<Article> ArticleStore::articleByHashedUrl(const QByteArray &sha1Hex, int userId) const
 {
+    // wallabag's findByUrlAndUserId: per user.
     for (const Article &article : m_articles) {
-        if (hashedUrl(article.url) == sha1Hex)
+        if (article.userId == userId && hashedUrl(article.url) == sha1Hex)
             return article;
     }
     return std::nullopt;
@@ -265,10 +282,11 @@ void ArticleStore::update(Article article)
 }
 
 Article ArticleStore::create(const QString &url, const QString &title, const QString &content,
-                             const QStringList &tags)
+                             const QStringList &tags, int userId)
 {
     Article article;
     article.id = m_nextId++;
+    article.userId = userId;
     article.url = url;
     article.domainName = QUrl(url).host();
     article.title = title.isEmpty() ? article.domainName : title;
@@ -313,9 +331,12 @@ QJsonObject ArticleStore::toJson(const Article &article, const QString &imageBas
     return QJsonObject {
         { QStringLiteral("is_archived"), article.archived ? 1 : 0 },
         { QStringLiteral("is_starred"), article.starred ? 1 : 0 },
-        { QStringLiteral("user_name"), QStringLiteral("demo") },
-        { QStringLiteral("user_email"), QStringLiteral("demo@example.org") },
-        { QStringLiteral("user_id"), 1 },
+        { QStringLiteral("user_name"),
+          article.userId == 1 ? QStringLiteral("demo") : QStringLiteral("other") },
+        { QStringLiteral("user_email"),
+          article.userId == 1 ? QStringLiteral("demo@example.org")
+                              : QStringLiteral("other@example.org") },
+        { QStringLiteral("user_id"), article.userId },
         { QStringLiteral("tags"), tags },
         { QStringLiteral("is_public"), !article.uid.isNull() },
         { QStringLiteral("id"), article.id },

@@ -19,6 +19,7 @@ namespace KeepTrying::Demo {
 struct Article
 {
     int id = 0;
+    int userId = 1; //!< whose entry it is: 1 the demo user, 2 the other one
     QString title;
     QString url;
     QString domainName; //!< null: wallabag found none (sent as null)
@@ -52,6 +53,7 @@ public:
     enum class Sort { Created, Updated, Archived, None };
     struct Filter
     {
+        int userId = 1; //!< only this user's entries, as every wallabag list
         std::optional<bool> archived;
         std::optional<bool> starred;
         std::optional<bool> isPublic;
@@ -65,8 +67,9 @@ public:
 
     /*! Replaces the content with the articles in \a json (the sample library's format). */
     bool loadJson(const QByteArray &json, QString *errorMessage);
-    /*! Grows or shrinks the library to \a count articles (at least 1): copies of the sample
-        ones with their own ids, URLs and dates, created one minute apart. */
+    /*! Grows or shrinks the demo user's library to \a count articles (at least 1): copies of
+        the sample ones with their own ids, URLs and dates, created one minute apart. The
+        other user's entries stay. */
     void resize(int count);
     /*! The offset from UTC the dates are written in, as a PHP server writes them in its own
         time zone (default +02:00). */
@@ -76,20 +79,22 @@ public:
         Returns false when there is no such article. */
     bool setUpdatedAt(int id, const QDateTime &when);
 
-    int count() const { return int(m_articles.size()); }
+    /*! The entries of user \a userId. */
+    int count(int userId = 1) const;
     QList<Article> select(const Filter &filter) const;
     std::optional<Article> article(int id) const;
-    /*! The entry saved for \a url, compared as wallabag does: by hashedUrl() only. */
-    std::optional<Article> articleByUrl(const QString &url) const;
-    std::optional<Article> articleByHashedUrl(const QByteArray &sha1Hex) const;
+    /*! The entry of user \a userId saved for \a url, compared as wallabag does: by
+        hashedUrl() only. */
+    std::optional<Article> articleByUrl(const QString &url, int userId) const;
+    std::optional<Article> articleByHashedUrl(const QByteArray &sha1Hex, int userId) const;
     /*! The label of the tag with \a tagId (tags are global, as wallabag's rows). */
     std::optional<QString> tagLabel(int tagId) const;
 
     /*! Stores \a article (matched by id), registering new tags; sets updatedAt. */
     void update(Article article);
-    /*! Adds an article with the next id and returns it. */
+    /*! Adds an article of user \a userId with the next id and returns it. */
     Article create(const QString &url, const QString &title, const QString &content,
-                   const QStringList &tags);
+                   const QStringList &tags, int userId = 1);
     /*! Removes and returns the article, or nothing when there is none with \a id. */
     std::optional<Article> remove(int id);
 

@@ -388,4 +388,14 @@ QString DemoServer::demoPassword()
     return QStringLiteral("demo");
 }
 
+QString DemoServer::otherUsername()
+{
+    return QStringLiteral("other");
+}
+
+QString DemoServer::otherPassword()
+{
+    return QStringLiteral("other");
+}
+
 } // namespace KeepTrying::Demo

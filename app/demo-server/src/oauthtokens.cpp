@@ -45,24 +45,32 @@ HttpResponse OAuthTokens::grant(const std::optional<QHash<QString, QString>> &pa
         params->value(QStringLiteral("client_secret")) != DemoServer::demoClientSecret())
         return HttpResponse::oauthError(400, QStringLiteral("invalid_client"),
                                         QStringLiteral("The client credentials are invalid"));
+    int user = 0;
     if (grantType == QLatin1String("password")) {
-        if (params->value(QStringLiteral("username")) != DemoServer::demoUsername() ||
-            params->value(QStringLiteral("password")) != DemoServer::demoPassword())
+        const QString username = params->value(QStringLiteral("username"));
+        const QString password = params->value(QStringLiteral("password"));
+        if (username == DemoServer::demoUsername() && password == DemoServer::demoPassword())
+            user = 1;
+        else if (username == DemoServer::otherUsername() && password == DemoServer::otherPassword())
+            user = 2;
+        else
             return HttpResponse::oauthError(
                 400, QStringLiteral("invalid_grant"),
                 QStringLiteral("Invalid username and password combination"));
     } else {
         // Single use: the refresh below deletes it, as wallabag's storage does.
-        if (!m_refreshTokens.remove(params->value(QStringLiteral("refresh_token")).toLatin1()))
+        user = m_refreshTokens.take(params->value(QStringLiteral("refresh_token")).toLatin1());
+        if (user == 0)
             return HttpResponse::oauthError(400, QStringLiteral("invalid_grant"),
                                             QStringLiteral("Invalid refresh token"));
     }
 
     const QByteArray accessToken = newToken();
     const QByteArray refreshToken = newToken();
-    m_accessTokens.insert(accessToken,
-                          QDateTime::currentMSecsSinceEpoch() + qint64(lifetimeSeconds) * 1000);
-    m_refreshTokens.insert(refreshToken);
+    m_accessTokens.insert(
+        accessToken,
+        Issued { QDateTime::currentMSecsSinceEpoch() + qint64(lifetimeSeconds) * 1000, user });
+    m_refreshTokens.insert(refreshToken, user);
     ++grants;
     HttpResponse response = HttpResponse::json(QJsonObject {
         { QStringLiteral("access_token"), QString::fromLatin1(accessToken) },
@@ -91,17 +99,28 @@ std::optional<HttpResponse> OAuthTokens::check(const HttpRequest &request, bool 
     if (it == m_accessTokens.constEnd())
         return unauthorized(QStringLiteral("invalid_grant"),
                             QStringLiteral("The access token provided is invalid."));
-    if (*it <= QDateTime::currentMSecsSinceEpoch())
+    if (it->expiry <= QDateTime::currentMSecsSinceEpoch())
         return unauthorized(QStringLiteral("invalid_grant"),
                             QStringLiteral("The access token provided has expired."));
     return std::nullopt;
+}
+
+int OAuthTokens::userOf(const HttpRequest &request) const
+{
+    const QByteArray authorization = request.header("authorization").trimmed();
+    if (authorization.left(7).compare("bearer ", Qt::CaseInsensitive) != 0)
+        return 0;
+    const auto it = m_accessTokens.constFind(authorization.mid(7).trimmed());
+    if (it == m_accessTokens.constEnd() || it->expiry <= QDateTime::currentMSecsSinceEpoch())
+        return 0;
+    return it->user;
 }
 
 void OAuthTokens::expireAll()
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (auto it = m_accessTokens.begin(); it != m_accessTokens.end(); ++it)
-        it.value() = std::min(it.value(), now);
+        it->expiry = std::min(it->expiry, now);
 }
 
 } // namespace KeepTrying::Demo

@@ -7,7 +7,6 @@
 #include "httpmessage_p.h"
 
 #include <QtCore/QHash>
-#include <QtCore/QSet>
 
 #include <optional>
 
@@ -21,6 +20,10 @@ namespace KeepTrying::Demo {
     refresh deletes it (OAuth2::createAccessToken unsets the old one), so using it again is
     400 \c invalid_grant. The access token it replaced lives on until it expires.
 
+    Two users can sign in: the demo user (id 1) and a second one (id 2,
+    DemoServer::otherUsername()), so that another user's entry can be asked for, as
+    wallabag's own tests do with their users admin and bob. Each token names its user.
+
     Not thread-safe: guarded by the server's mutex, as the WallabagApi that holds it.
 */
 class OAuthTokens
@@ -31,6 +34,8 @@ public:
     /*! Checks the \c Authorization of an \c{/api/} request: nothing when it may go on
         (a valid token, or none on an \a anonymous path), else the 401 to answer. */
     std::optional<HttpResponse> check(const HttpRequest &request, bool anonymous) const;
+    /*! The user id (1 or 2) the valid bearer token of \a request names; 0 without one. */
+    int userOf(const HttpRequest &request) const;
 
     /*! Makes every access token issued so far expired (for tests: no waiting an hour). */
     void expireAll();
@@ -39,8 +44,13 @@ public:
     qint64 grants = 0; //!< tokens issued
 
 private:
-    QHash<QByteArray, qint64> m_accessTokens; // token -> expiry, ms since the epoch
-    QSet<QByteArray> m_refreshTokens;
+    struct Issued
+    {
+        qint64 expiry = 0; // ms since the epoch
+        int user = 0;
+    };
+    QHash<QByteArray, Issued> m_accessTokens;
+    QHash<QByteArray, int> m_refreshTokens; // token -> user
 };
 
 } // namespace KeepTrying::Demo

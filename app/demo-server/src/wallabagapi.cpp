@@ -201,6 +201,7 @@ HttpResponse WallabagApi::process(const HttpRequest &request)
             tokens.check(request, anonymousApiPath().match(request.path).hasMatch()))
         return *refusal;
 
+    currentUser = std::max(1, tokens.userOf(request));
     const bool write = isWrite(request.method);
     // Not wallabag's: it has no Idempotency-Key. Off unless a test of the library's keys
     // switches it on (DemoServer::setIdempotencyKeysHonoured()).
@@ -246,11 +247,13 @@ bool WallabagApi::needsFetch(const HttpRequest &request) const
         return false;
     const auto params = parameters(request, true);
     return params && !params->value(QStringLiteral("url")).isEmpty() &&
-        !store.articleByUrl(params->value(QStringLiteral("url")));
+        !store.articleByUrl(params->value(QStringLiteral("url")),
+                            std::max(1, tokens.userOf(request)));
 }
 
 HttpResponse WallabagApi::createFetched(const HttpRequest &request)
 {
+    currentUser = std::max(1, tokens.userOf(request));
     return applied(request, createEntry(request, false));
 }
 
@@ -299,8 +302,8 @@ HttpResponse WallabagApi::route(const HttpRequest &request)
         const int id = match.captured(1).toInt();
         if (method == "GET") {
             const std::optional<Article> article = store.article(id);
-            if (!article)
-                return HttpResponse::restError(404, QStringLiteral("Not Found"));
+            if (const std::optional<HttpResponse> refusal = refusedAccess(article))
+                return *refusal;
             return HttpResponse::json(store.toJson(*article, publicBaseUrl(request)));
         }
         if (method == "PATCH")
@@ -411,6 +414,17 @@ HttpResponse WallabagApi::image(const HttpRequest &request, const QString &name)
                                   '/' + QByteArray::number(size) });
     response.body = data.mid(start, end - start + 1);
     return response;
+}
+
+std::optional<HttpResponse> WallabagApi::refusedAccess(const std::optional<Article> &article) const
+{
+    if (!article)
+        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    // WallabagRestController::validateUserAccess throws AccessDeniedException; in
+    // production the JSON error page says only the reason phrase.
+    if (article->userId != currentUser)
+        return HttpResponse::restError(403, QStringLiteral("Forbidden"));
+    return std::nullopt;
 }
 
 QString WallabagApi::linkBaseUrl(const HttpRequest &request) const

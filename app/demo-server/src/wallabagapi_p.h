@@ -79,8 +79,13 @@ public:
     HttpResponse createFetched(const HttpRequest &request);
 
     OAuthTokens tokens;
+    /*! The user (1 or 2) the request being processed is from: see OAuthTokens. */
+    int currentUser = 1;
 
 private:
+    /*! What wallabag answers for an entry that is not there (404: the ParamConverter) or
+        is another user's (403: validateUserAccess); nothing when it is the user's. */
+    std::optional<HttpResponse> refusedAccess(const std::optional<Article> &article) const;
     void recordEntryWrite(const HttpRequest &request, const HttpResponse &response);
     HttpResponse route(const HttpRequest &request);
     HttpResponse token(const HttpRequest &request);

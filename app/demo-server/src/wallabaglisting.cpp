@@ -55,6 +55,7 @@ HttpResponse WallabagApi::listEntries(const HttpRequest &request)
     };
 
     ArticleStore::Filter filter;
+    filter.userId = currentUser;
     filter.archived = flag("archive");
     filter.starred = flag("starred");
     filter.isPublic = flag("public");
@@ -171,11 +172,14 @@ HttpResponse WallabagApi::user(const HttpRequest &request)
                                 "error_description=\"OAuth2 authentication required\"") });
         return response;
     }
+    const bool demo = currentUser == 1;
     return HttpResponse::json(QJsonObject {
-        { QStringLiteral("id"), 1 },
-        { QStringLiteral("username"), DemoServer::demoUsername() },
-        { QStringLiteral("email"), QStringLiteral("demo@example.org") },
-        { QStringLiteral("name"), QStringLiteral("Demo") },
+        { QStringLiteral("id"), currentUser },
+        { QStringLiteral("username"),
+          demo ? DemoServer::demoUsername() : DemoServer::otherUsername() },
+        { QStringLiteral("email"),
+          demo ? QStringLiteral("demo@example.org") : QStringLiteral("other@example.org") },
+        { QStringLiteral("name"), demo ? QStringLiteral("Demo") : QStringLiteral("Other") },
         { QStringLiteral("created_at"), QStringLiteral("2024-01-01T10:00:00+0200") },
         { QStringLiteral("updated_at"), QStringLiteral("2024-01-01T10:00:00+0200") },
     });

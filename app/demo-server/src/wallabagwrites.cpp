@@ -112,10 +112,11 @@ HttpResponse WallabagApi::createEntry(const HttpRequest &request, bool lookUp)
 
     // wallabag deduplicates by the URL alone, before it fetches the page: an entry saved
     // already is updated (flags, added tags, a given title or content) and answered, 200.
-    std::optional<Article> article = lookUp ? store.articleByUrl(urlText) : std::nullopt;
+    std::optional<Article> article =
+        lookUp ? store.articleByUrl(urlText, currentUser) : std::nullopt;
     if (!article) {
         article = store.create(urlText, params->value(QStringLiteral("title")),
-                               params->value(QStringLiteral("content")), {});
+                               params->value(QStringLiteral("content")), {}, currentUser);
     } else {
         const QString title = params->value(QStringLiteral("title"));
         if (!title.isEmpty())
@@ -134,8 +135,8 @@ HttpResponse WallabagApi::createEntry(const HttpRequest &request, bool lookUp)
 HttpResponse WallabagApi::patchEntry(const HttpRequest &request, int id)
 {
     std::optional<Article> article = store.article(id);
-    if (!article)
-        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    if (const std::optional<HttpResponse> refusal = refusedAccess(article))
+        return *refusal;
     const auto params = parameters(request, true);
     if (!params)
         return HttpResponse::restError(400, QStringLiteral("The request body could not be parsed"));
@@ -165,9 +166,9 @@ HttpResponse WallabagApi::deleteEntry(const HttpRequest &request, int id)
     const QString expect = request.query.queryItemValue(QStringLiteral("expect"));
     if (!expect.isEmpty() && expect != QLatin1String("id") && expect != QLatin1String("entry"))
         return HttpResponse::restError(400, QStringLiteral("Bad Request"));
+    if (const std::optional<HttpResponse> refusal = refusedAccess(store.article(id)))
+        return *refusal;
     const std::optional<Article> removed = store.remove(id);
-    if (!removed)
-        return HttpResponse::restError(404, QStringLiteral("Not Found"));
     if (expect == QLatin1String("id"))
         return HttpResponse::json(QJsonObject { { QStringLiteral("id"), id } });
     return HttpResponse::json(store.toJson(*removed, publicBaseUrl(request)));
@@ -176,16 +177,16 @@ HttpResponse WallabagApi::deleteEntry(const HttpRequest &request, int id)
 HttpResponse WallabagApi::entryTags(int id) const
 {
     const std::optional<Article> article = store.article(id);
-    if (!article)
-        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    if (const std::optional<HttpResponse> refusal = refusedAccess(article))
+        return *refusal;
     return HttpResponse::json(store.toJson(*article, QString()).value(QLatin1String("tags")));
 }
 
 HttpResponse WallabagApi::addTags(const HttpRequest &request, int id)
 {
     std::optional<Article> article = store.article(id);
-    if (!article)
-        return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    if (const std::optional<HttpResponse> refusal = refusedAccess(article))
+        return *refusal;
     const auto params = parameters(request, true);
     if (!params)
         return HttpResponse::restError(400, QStringLiteral("The request body could not be parsed"));
@@ -201,12 +202,13 @@ HttpResponse WallabagApi::removeTag(const HttpRequest &request, int id, int tagI
 {
     // Tags are global rows in wallabag: any existing tag id is accepted, and one that is not
     // on the entry changes nothing (Entry::removeTag returns early); both answer the entry.
+    // The ParamConverters load the entry and the tag first (404), then the owner is checked.
     std::optional<Article> article = store.article(id);
-    if (!article)
-        return HttpResponse::restError(404, QStringLiteral("Not Found"));
     const std::optional<QString> label = store.tagLabel(tagId);
-    if (!label)
+    if (!article || !label)
         return HttpResponse::restError(404, QStringLiteral("Not Found"));
+    if (const std::optional<HttpResponse> refusal = refusedAccess(article))
+        return *refusal;
     if (article->tags.removeAll(*label) > 0)
         store.update(*article);
     return HttpResponse::json(store.toJson(*store.article(id), publicBaseUrl(request)));
@@ -221,7 +223,8 @@ HttpResponse WallabagApi::entriesExist(const HttpRequest &request) const
     const QString returnIdText = query.queryItemValue(QStringLiteral("return_id"));
     const bool returnId = !returnIdText.isEmpty() && returnIdText != QLatin1String("0");
     const auto answer = [&](const QString &hash) -> QJsonValue {
-        const std::optional<Article> article = store.articleByHashedUrl(hash.toLatin1());
+        const std::optional<Article> article =
+            store.articleByHashedUrl(hash.toLatin1(), currentUser);
         if (returnId)
             return article ? QJsonValue(article->id) : QJsonValue(QJsonValue::Null);
         return article.has_value();

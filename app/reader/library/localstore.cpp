@@ -460,6 +460,22 @@ void LocalStore::setContent(qint64 id, const QString &html)
     Q_EMIT contentStored(id, html);
 }
 
+void LocalStore::setContents(const QHash<qint64, QString> &htmlById)
+{
+    if (htmlById.isEmpty())
+        return;
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    db.transaction();
+    for (auto it = htmlById.cbegin(); it != htmlById.cend(); ++it)
+        exec(QStringLiteral("UPDATE articles SET content = ?, has_content = 1 WHERE id = ? "
+                            "AND (? <> '' OR has_content = 0 OR content IS NULL OR "
+                            "content = '')"),
+             { it.value(), it.key(), it.value() });
+    db.commit();
+    // One signal for the page: a list model reads the store once, not once per article.
+    Q_EMIT reset();
+}
+
 void LocalStore::writeTags(qint64 id, const QStringList &tags, const QHash<QString, int> &ids)
 {
     Q_UNUSED(ids)

@@ -102,6 +102,9 @@ public:
         \a serverIds, unless a change of it is pending. Returns how many went. */
     int sweep(const QSet<qint64> &serverIds);
     void setContent(qint64 id, const QString &html);
+    /*! Stores the texts of many articles in one transaction (a page of the list with its
+        contents); an empty text never replaces a kept one. Emits reset() once. */
+    void setContents(const QHash<qint64, QString> &htmlById);
 
     // --- what the user does (shown at once, then sent) ---
     void setStarred(qint64 id, bool starred);

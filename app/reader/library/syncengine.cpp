@@ -8,6 +8,7 @@
 
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QUrlQuery>
 
@@ -91,6 +92,11 @@ void SyncEngine::setSweepInterval(qint64 ms)
     m_sweepIntervalMs = qMax<qint64>(0, ms);
 }
 
+void SyncEngine::setTextPageSize(int entries)
+{
+    m_textPageSize = qBound(1, entries, 500);
+}
+
 void SyncEngine::setPrefetchContent(bool prefetch)
 {
     m_prefetchContent = prefetch;
@@ -120,9 +126,29 @@ void SyncEngine::stop()
     m_prefetch.clear();
     m_contentFor = 0;
     m_contentForUser = false;
-    m_lastSweepMs = 0;
+    m_textsWanted.clear();
+    m_textsNotThere.clear();
+    m_prefetchAgain = false;
     m_changed = 0;
     setRefreshing(false);
+}
+
+qint64 SyncEngine::lastSweepMs() const
+{
+    return m_store->value(key(QStringLiteral("swept-at"))).toLongLong();
+}
+
+void SyncEngine::setLastSweepMs(qint64 ms)
+{
+    m_store->setValue(key(QStringLiteral("swept-at")), QString::number(ms));
+}
+
+bool SyncEngine::sweepDue(qint64 now) const
+{
+    // Kept in the store, per account: a start soon after the last full list asks only for
+    // what changed. A sweep time in the future (the clock was set back) counts as due.
+    const qint64 last = lastSweepMs();
+    return last <= 0 || last > now || now - last >= m_sweepIntervalMs;
 }
 
 void SyncEngine::enqueueUnheldPending()
@@ -308,20 +334,19 @@ void SyncEngine::finishPhase()
     if (m_phase == Phase::Sweep && m_passComplete) {
         m_swept = true;
         m_store->sweep(m_passSeen);
-        m_lastSweepMs = QDateTime::currentMSecsSinceEpoch();
+        setLastSweepMs(QDateTime::currentMSecsSinceEpoch());
     } else if (m_phase == Phase::Sweep) {
         // An entry may have slipped past: removing what was not seen could remove it. The
         // next refresh lists everything again.
         qCInfo(lcSync) << "the full list changed while it was read; nothing removed now";
-        m_lastSweepMs = 0;
+        setLastSweepMs(0);
     }
     // A pass that may have missed an entry keeps its cursor: the next refresh asks again.
     if (!m_passComplete)
         m_newCursor = m_passCursor;
     m_store->setValue(key(QStringLiteral("cursor")), QString::number(m_newCursor));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    if (m_phase == Phase::Changes &&
-        (m_lastSweepMs == 0 || now - m_lastSweepMs >= m_sweepIntervalMs)) {
+    if (m_phase == Phase::Changes && sweepDue(now)) {
         // Deleted entries do not show in "since": list them all, metadata only.
         startPass(Phase::Sweep, {});
         return;
@@ -333,21 +358,133 @@ void SyncEngine::finishPhase()
     Q_EMIT refreshed(m_changed);
     if (m_refreshAgain) // a change was confirmed while this one ran: its answer comes next
         QTimer::singleShot(0, this, &SyncEngine::refresh);
-    if (m_prefetchContent) {
-        m_prefetch.clear();
-        const QList<Article> unread = m_store->articles({ LocalStore::View::Unread, {}, {} });
-        for (const Article &a : unread) {
-            if (!a.hasContent && a.id > 0)
-                m_prefetch << a.id;
-        }
-        prefetchNext();
+    if (m_prefetchContent)
+        startPrefetch();
+}
+
+void SyncEngine::startPrefetch()
+{
+    if (m_prefetchCall) {
+        // A walk (or a single fetch) is under way: it picks up this refresh's articles
+        // when it ends.
+        m_prefetchAgain = true;
+        return;
     }
+    m_prefetchAgain = false;
+    m_prefetch.clear();
+    m_textsWanted.clear();
+    qint64 oldest = 0;
+    bool allDated = true;
+    const QList<Article> unread = m_store->articles({ LocalStore::View::Unread, {}, {} });
+    for (const Article &a : unread) {
+        // The server had no text for it (null), refused it (another user's entry: 403) or
+        // has it no more (404): not asked for again in the background until the entry
+        // changes; the user can still open it, and the sweep removes what is gone.
+        if (a.hasContent || a.id <= 0 ||
+            (m_textsNotThere.contains(a.id) && m_textsNotThere.value(a.id) == a.updatedAt))
+            continue;
+        m_prefetch << a.id;
+        if (!a.updatedAt.isValid()) {
+            allDated = false;
+            continue;
+        }
+        const qint64 updated = a.updatedAt.toSecsSinceEpoch();
+        oldest = oldest == 0 ? updated : qMin(oldest, updated);
+    }
+    if (m_prefetch.size() < MinTextsForPages) {
+        prefetchNext();
+        return;
+    }
+    // Many texts: the unread list with its contents, a page at a time (wallabag's list
+    // with detail=full), is far fewer requests than an entry each. Ordered by id, which
+    // has no ties, newest first; with since just before the oldest wanted one (since is
+    // strict, in whole seconds), so that a few new articles do not walk the whole list.
+    for (qint64 id : std::as_const(m_prefetch))
+        m_textsWanted.insert(id);
+    m_textFilters = { { QStringLiteral("detail"), QStringLiteral("full") },
+                      { QStringLiteral("archive"), QStringLiteral("0") },
+                      { QStringLiteral("sort"), QStringLiteral("created") },
+                      { QStringLiteral("order"), QStringLiteral("desc") },
+                      { QStringLiteral("perPage"), QString::number(m_textPageSize) } };
+    if (allDated && oldest > 1)
+        m_textFilters << qMakePair(QStringLiteral("since"), QString::number(oldest - 1));
+    fetchTextPage(1);
+}
+
+void SyncEngine::fetchTextPage(int page)
+{
+    QList<QPair<QString, QString>> query = m_textFilters;
+    if (page > 1)
+        query << qMakePair(QStringLiteral("page"), QString::number(page));
+    m_prefetchCall = m_client->getJson(
+        m_client->entriesUrl(query), WallabagClient::Purpose::List,
+        WallabagClient::Waiting::Background, [this, page](const WallabagClient::Result &result) {
+            m_prefetchCall = 0;
+            if (!result.ok) {
+                // A page past the end (entries deleted meanwhile) or a refusal: what the
+                // pages did not bring is fetched one by one.
+                textPagesEnded();
+                return;
+            }
+            const QJsonArray items = result.json.value(QLatin1String("_embedded"))
+                                         .toObject()
+                                         .value(QLatin1String("items"))
+                                         .toArray();
+            QHash<qint64, QString> texts;
+            for (const QJsonValue &item : items) {
+                const QJsonObject entry = item.toObject();
+                const qint64 id = entry.value(QLatin1String("id")).toInteger();
+                if (!m_textsWanted.remove(id))
+                    continue;
+                // Only a string is text: an entry wallabag never fetched has null, and
+                // nothing to keep (asking for it alone would bring null again).
+                const QJsonValue content = entry.value(QLatin1String("content"));
+                if (content.isString())
+                    texts.insert(id, content.toString());
+                else
+                    noTextFor(id);
+            }
+            m_store->setContents(texts);
+            const bool more = result.json.value(QLatin1String("_links"))
+                                  .toObject()
+                                  .contains(QLatin1String("next"));
+            if (m_textsWanted.isEmpty() || items.isEmpty() || !more) {
+                textPagesEnded();
+                return;
+            }
+            fetchTextPage(page + 1);
+        });
+}
+
+void SyncEngine::textPagesEnded()
+{
+    // Stragglers: entries the pages did not show (the list moved under LIMIT/OFFSET while
+    // it was walked, or a page failed). Few, normally: one request each.
+    QList<qint64> rest;
+    for (qint64 id : std::as_const(m_prefetch)) {
+        if (m_textsWanted.contains(id))
+            rest << id;
+    }
+    m_textsWanted.clear();
+    m_prefetch = rest;
+    qCDebug(lcSync) << rest.size() << "texts fetched one by one after the pages";
+    prefetchNext();
+}
+
+void SyncEngine::noTextFor(qint64 id)
+{
+    m_textsNotThere.insert(id, m_store->article(id).updatedAt);
 }
 
 void SyncEngine::prefetchNext()
 {
-    if (m_prefetchCall || m_prefetch.isEmpty())
+    if (m_prefetchCall)
         return;
+    if (m_prefetch.isEmpty()) {
+        if (m_prefetchAgain)
+            startPrefetch();
+        return;
+    }
     const qint64 id = m_prefetch.takeFirst();
     if (m_store->article(id).hasContent || id == m_contentFor) {
         prefetchNext();
@@ -358,6 +495,9 @@ void SyncEngine::prefetchNext()
                                               m_prefetchCall = 0;
                                               if (result.ok)
                                                   storeContent(id, result.json);
+                                              if ((result.ok && !m_store->article(id).hasContent) ||
+                                                  (result.status >= 400 && result.status < 500))
+                                                  noTextFor(id);
                                               prefetchNext();
                                           });
 }

@@ -29,8 +29,10 @@ class WallabagClient;
     total, or a 404 for a page past its end) is walked again; if it still does not add up,
     the cursor stays and nothing is swept, and the next refresh tries again. Pages are kept aside
    until the last one has arrived and are then written in one transaction: a refresh that is
-   interrupted leaves the old list as it was. Contents are fetched one article at a time afterwards,
-   for offline reading.
+   interrupted leaves the old list as it was. Afterwards the texts of the unread articles are
+   fetched for offline reading: many of them as the unread list with its contents, a page at a
+   time (\c detail=full), the few the pages missed (or a handful) one entry at a time. Only a
+   JSON string is text; an empty one never replaces a kept copy.
 
     User to server: an action changes the store at once (the screen shows it) and goes to
     the ChangeQueue; its confirmation or refusal updates the article's sync state.
@@ -53,8 +55,9 @@ public:
         then refreshes. */
     void start();
     /*! Stops what runs (a refresh, content being fetched, prefetching) without reporting
-        it, and forgets the sweep time: for a switch to another account, after which
-        start() begins afresh. The changes given to the queue are the queue's. */
+        it: for a switch to another account, after which start() begins afresh (the cursor
+        and the time of the last full list are kept per account in the store). The changes
+        given to the queue are the queue's. */
     void stop();
     /*! Fetches what changed on the server; does nothing while a refresh runs. */
     void refresh();
@@ -64,10 +67,14 @@ public:
     QDateTime lastRefreshed() const;
     /*! Entries per page asked for (1..500, default 100). */
     void setPageSize(int entries);
-    /*! How often the full list is asked for to find deleted entries, in ms (default 30 min). */
+    /*! How often the full list is asked for to find deleted entries, in ms (default 30 min).
+        The time of the last one is kept in the store per account, so a restart within the
+        interval asks only for what changed. */
     void setSweepInterval(qint64 ms);
     /*! Whether contents are fetched after a refresh for offline reading (default true). */
     void setPrefetchContent(bool prefetch);
+    /*! Entries per page when texts are fetched as pages (1..500, default 50). */
+    void setTextPageSize(int entries);
 
     /*! The content of \a id for the reading pane: from the store, else fetched (the user is
         waiting: the banner watches it). Fetching another article stops this one. */
@@ -110,6 +117,10 @@ private:
     void finishPhase();
     void storeContent(qint64 id, const QJsonObject &entry);
     void setRefreshing(bool refreshing);
+    void startPrefetch();
+    void fetchTextPage(int page);
+    void textPagesEnded();
+    void noTextFor(qint64 id);
     void prefetchNext();
     void enqueue(const Change &change);
     void enqueueUnheldPending();
@@ -118,6 +129,9 @@ private:
     void refreshSoon();
     void resolveTagRemovals();
     QString key(const QString &what) const;
+    qint64 lastSweepMs() const;
+    void setLastSweepMs(qint64 ms);
+    bool sweepDue(qint64 now) const;
 
     WallabagClient *m_client;
     LocalStore *m_store;
@@ -155,10 +169,19 @@ private:
     qint64 m_contentFor = 0;
     bool m_contentForUser = false;
     quint64 m_prefetchCall = 0;
-    QList<qint64> m_prefetch;
+    QList<qint64> m_prefetch; // texts to fetch, in order; one by one unless in pages
+    // Texts fetched as pages of the unread list: those not seen yet, and the page filters.
+    QSet<qint64> m_textsWanted;
+    // Texts the server did not give (null, 403, 404), with the article's updated_at then:
+    // not asked for again in the background until the article changes.
+    QHash<qint64, QDateTime> m_textsNotThere;
+    QList<QPair<QString, QString>> m_textFilters;
+    bool m_prefetchAgain = false; // a refresh ended during a fetch: look again after it
+    int m_textPageSize = 50;
+    // Fewer texts than this are fetched one by one: a page walk would bring more.
+    static constexpr int MinTextsForPages = 4;
     int m_pageSize = 100;
     qint64 m_sweepIntervalMs = 30 * 60 * 1000;
-    qint64 m_lastSweepMs = 0;
     int m_changed = 0;
     bool m_refreshing = false;
     bool m_prefetchContent = true;

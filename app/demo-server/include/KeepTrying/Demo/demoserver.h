@@ -240,7 +240,7 @@ public:
     /*! Sets every counter to zero and forgets the recorded requests. */
     void resetStats();
 
-    /*! Entries currently in the library (the sample has at least 40). */
+    /*! The demo user's entries currently in the library (the sample has at least 40). */
     int articleCount() const;
     /*! Makes the library \a count entries (at least 1): the sample's, then copies of them
         with their own ids, URLs and dates; fewer keeps the first \a count. */
@@ -274,6 +274,12 @@ public:
     static QString demoClientSecret();
     static QString demoUsername();
     static QString demoPassword();
+    /*! A second user with no entries of its own at first; what it saves is its own. Its
+        entries are not listed for the demo user, and the demo user's GET, PATCH, DELETE
+        and tag calls on them answer 403 \c{{"error":{"code":403,"message":"Forbidden"}}},
+        as wallabag's validateUserAccess() does (and the other way round). */
+    static QString otherUsername();
+    static QString otherPassword();
 
 Q_SIGNALS:
     /*! A request arrived (before any fault applies); admin requests excluded. */
