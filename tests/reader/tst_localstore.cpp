@@ -26,6 +26,7 @@ private Q_SLOTS:
     void survivesReopen();
     void addedArticleBecomesServerArticle();
     void picturesFollowTheServer();
+    void storedTextsAreAnnounced();
 
 private:
     static Article article(qint64 id, const QString &title, bool starred = false,
@@ -237,6 +238,25 @@ void tst_LocalStore::picturesFollowTheServer()
     QCOMPARE(m_store->article(1).previewPicture,
              QUrl(QStringLiteral("http://127.0.0.1:5000/images/p.png")));
     QCOMPARE(m_store->article(2).previewPicture, QUrl(QStringLiteral("https://cdn.example/p.png")));
+}
+
+// The reader downloads a saved article's pictures when its text is stored, one at a time
+// or a page at a time: both say so, and an empty text (nothing to read) does not.
+void tst_LocalStore::storedTextsAreAnnounced()
+{
+    QSignalSpy stored(m_store, &LocalStore::contentStored);
+    m_store->setContent(1, QStringLiteral("<p>one</p>"));
+    QCOMPARE(stored.size(), 1);
+    QCOMPARE(stored.at(0).at(0).toLongLong(), 1);
+    stored.clear();
+    m_store->setContents({ { 2, QStringLiteral("<p>two</p>") },
+                           { 3, QStringLiteral("<img src=\"/a.png\">") },
+                           { 4, QString() } });
+    QCOMPARE(stored.size(), 2);
+    QSet<qint64> ids;
+    for (const QList<QVariant> &arguments : stored)
+        ids.insert(arguments.at(0).toLongLong());
+    QCOMPARE(ids, (QSet<qint64> { 2, 3 }));
 }
 
 QTEST_GUILESS_MAIN(tst_LocalStore)

@@ -474,6 +474,10 @@ void LocalStore::setContents(const QHash<qint64, QString> &htmlById)
     db.commit();
     // One signal for the page: a list model reads the store once, not once per article.
     Q_EMIT reset();
+    for (auto it = htmlById.cbegin(); it != htmlById.cend(); ++it) {
+        if (!it.value().isEmpty())
+            Q_EMIT contentStored(it.key(), it.value());
+    }
 }
 
 void LocalStore::writeTags(qint64 id, const QStringList &tags, const QHash<QString, int> &ids)

@@ -149,7 +149,8 @@ Q_SIGNALS:
     void articleChanged(qint64 id);
     /*! Many articles changed (a refresh, a sweep): read again. */
     void reset();
-    /*! The text of \a id, \a html, was stored for offline reading. */
+    /*! The text of \a id, \a html, was stored for offline reading (setContent(), or
+        setContents() after its reset()). */
     void contentStored(qint64 id, const QString &html);
 
 private:
