@@ -22,6 +22,7 @@ packages=(
     dbus-daemon dbus-bin gnome-keyring   # tst_credentialstore_keychain: a private bus + keyring
     libqt6network6 libssl3   # Qt's TLS plugin (libqopensslbackend) and the OpenSSL it loads
     openssl   # tests/network/tls/make-certs.sh, to make the TLS suite's certificates again
+    doxygen   # the docs target: the API reference from the public headers
     curl   # tst_fetchproxy runs curl beside keeptrying-fetch: the proxy choice is curl's
 )
 if [ "${1:-}" = fuzz ]; then
