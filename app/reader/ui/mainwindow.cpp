@@ -5,6 +5,7 @@
 
 #include "articledelegate.h"
 #include "articlelistmodel.h"
+#include "banneroverlay.h"
 #include "connectivitynotice.h"
 #include "developerwindow.h"
 #include "failedchangesdialog.h"
@@ -75,8 +76,6 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_connectivity = new ConnectivityNotice(engine, manager, log, central);
     m_banner = m_connectivity->banner();
     m_notice = m_connectivity->noticeBanner();
-    layout->addWidget(m_banner);
-    layout->addWidget(m_notice);
 
     m_splitter = new QSplitter(Qt::Horizontal, central);
     m_splitter->setObjectName(QStringLiteral("panes"));
@@ -165,6 +164,13 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_splitter->setSizes({ 180, 400, 620 });
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
+    // The banners float over the top of the reading pane, not in the layout: one sliding
+    // open must not push the list down under the pointer (a row would change place between
+    // a person's aim and their click). The pane is where what is loading will appear; the
+    // filters, the list and the search stay uncovered.
+    auto *overlay = new BannerOverlay(m_pane, central);
+    overlay->addBanner(m_banner);
+    overlay->addBanner(m_notice);
 
     m_savedLabel = mutedLabel(this);
     m_savedLabel->setObjectName(QStringLiteral("savedCopy"));
