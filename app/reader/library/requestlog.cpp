@@ -133,8 +133,7 @@ RequestLog::RequestLog(RetryingNetworkAccessManager *manager, QObject *parent)
         const int row = rowOf(reply, true);
         const auto *retrying = qobject_cast<const RetryingReply *>(reply);
         const GiveUpReason why = retrying ? retrying->giveUpReason() : GiveUpReason();
-        QString text =
-            tr("stopped: %1 after %n attempt(s)", nullptr, why.attempts()).arg(keyOf(why.kind()));
+        QString text = tr("stopped: %1, attempts: %2").arg(keyOf(why.kind())).arg(why.attempts());
         const QString fault = faultOf(why.httpStatus(), why.networkError());
         if (!fault.isEmpty())
             text += QStringLiteral(" (%1)").arg(fault);
@@ -154,7 +153,7 @@ QString RequestLog::describe(const Entry &e) const
     if (r.until().isValid())
         parts << tr("until %1").arg(timeOf(r.until()));
     if (r.kind() == Wait::WindowFull)
-        parts << tr("%n ahead", nullptr, r.queuedBehind());
+        parts << tr("%1 ahead").arg(r.queuedBehind());
     const QString fault = faultOf(r.httpStatus(), r.networkError());
     if (!fault.isEmpty())
         parts << QStringLiteral("(%1)").arg(fault);

@@ -124,7 +124,7 @@ void ConnectivityNotice::refreshed()
     updateSavedCopyLabel();
     m_views.model->reload();
     if (m_views.model->rowCount() == 0) {
-        m_views.countLabel->setText(tr("0 articles"));
+        m_views.countLabel->setText(tr("%n articles", nullptr, 0));
         if (m_store->articleCount() == 0) {
             m_views.pane->showPlaceholder(tr("Nothing saved yet"),
                                           tr("Articles you save with wallabag appear here."));
@@ -180,11 +180,12 @@ void ConnectivityNotice::updateWaiting()
     const int failed = int(m_store->failedArticles().size());
     QStringList parts;
     if (waiting > 0)
-        parts << (waiting == 1 ? tr("1 change waiting") : tr("%1 changes waiting").arg(waiting));
+        parts << (waiting == 1 ? tr("1 change waiting")
+                               : tr("%n changes waiting", nullptr, waiting));
     if (failed > 0)
         parts << QStringLiteral("<a href=\"failed\">%1</a>")
                      .arg(failed == 1 ? tr("1 change not saved")
-                                      : tr("%1 changes not saved").arg(failed));
+                                      : tr("%n changes not saved", nullptr, failed));
     m_views.waitingLabel->setText(parts.join(QStringLiteral(" · ")));
     m_views.waitingLabel->setToolTip(waiting > 0 ? tr("They go to the server by themselves as "
                                                       "soon as it can be reached.")

@@ -433,7 +433,7 @@ void MainWindow::chooseView(LocalStore::View view, const QString &tag)
 void MainWindow::modelReloaded()
 {
     const int count = m_model->rowCount();
-    m_countLabel->setText(count == 1 ? tr("1 article") : tr("%1 articles").arg(count));
+    m_countLabel->setText(count == 1 ? tr("1 article") : tr("%n articles", nullptr, count));
     // Keep the article shown when it is still in the list; else the same row, so that
     // archiving one moves on to the next.
     // (A reset of the model clears the current index: the row shown last says where.)
@@ -642,6 +642,7 @@ void MainWindow::showShortcuts()
         "<tr><td><b>g t</b></td><td>Tags</td><td><b>Delete</b></td><td>delete the article</td></tr>"
         "<tr><td><b>s</b></td><td>Search</td><td><b>o</b></td><td>open the original page</td></tr>"
         "<tr><td><b>?</b></td><td>this help</td><td><b>Ctrl + / −</b></td><td>text size</td></tr>"
+        "<tr><td></td><td></td><td><b>Ctrl+Z</b></td><td>undo the delete</td></tr>"
         "</table>"));
     box.exec();
 }
