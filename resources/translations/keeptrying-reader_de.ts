@@ -490,6 +490,37 @@
     </message>
 </context>
 <context>
+    <name>KeepTrying::RetryBanner</name>
+    <message>
+        <source>Still trying</source>
+        <translation>Wird weiter versucht</translation>
+    </message>
+    <message>
+        <source>This is taking longer than usual. Please check your network connection while we keep trying.</source>
+        <translation>Das dauert länger als üblich. Bitte prüfen Sie Ihre Netzwerkverbindung, während wir es weiter versuchen.</translation>
+    </message>
+    <message>
+        <source>You&apos;re offline. We&apos;ll keep trying and load this as soon as you&apos;re back.</source>
+        <translation>Sie sind offline. Wir versuchen es weiter und laden dies, sobald Sie wieder online sind.</translation>
+    </message>
+    <message>
+        <source>The server is busy right now. Your network is fine; we&apos;ll keep trying and load this as soon as it can answer.</source>
+        <translation>Der Server ist gerade ausgelastet. Ihr Netzwerk ist in Ordnung; wir versuchen es weiter und laden dies, sobald er antworten kann.</translation>
+    </message>
+    <message>
+        <source>The server isn&apos;t answering right now. Your network is fine; we&apos;ll keep trying and load this as soon as the server is back.</source>
+        <translation>Der Server antwortet gerade nicht. Ihr Netzwerk ist in Ordnung; wir versuchen es weiter und laden dies, sobald der Server wieder da ist.</translation>
+    </message>
+    <message>
+        <source>The server can&apos;t be found right now. Please check your network connection while we keep trying.</source>
+        <translation>Der Server ist gerade nicht zu finden. Bitte prüfen Sie Ihre Netzwerkverbindung, während wir es weiter versuchen.</translation>
+    </message>
+    <message>
+        <source>The server can&apos;t be reached right now. Please check your network connection while we keep trying.</source>
+        <translation>Der Server ist gerade nicht erreichbar. Bitte prüfen Sie Ihre Netzwerkverbindung, während wir es weiter versuchen.</translation>
+    </message>
+</context>
+<context>
     <name>LocalStore</name>
     <message>
         <source>The reader&apos;s database %1 could not be opened: %2</source>

@@ -3,11 +3,18 @@
 
 # The committed German .ts holds every string the reader's code has today, each translated:
 # lupdate runs over the sources into a copy of it; a text that is new (or changed) shows up
-# there unfinished. Run by ctest (ts_complete) with LUPDATE, SOURCE_DIR, TS and WORK set.
+# there unfinished. Run by ctest (ts_complete) with LUPDATE, SOURCE_DIRS, TS and WORK set.
 file(MAKE_DIRECTORY "${WORK}")
 set(copy "${WORK}/keeptrying-reader_de.ts")
 file(COPY_FILE "${TS}" "${copy}")
-file(GLOB_RECURSE sources "${SOURCE_DIR}/*.cpp" "${SOURCE_DIR}/*.h")
+# SOURCE_DIRS: the directories lupdate reads, separated by "|" (the reader, and the banner's
+# library, whose words the reader's .ts carries too).
+string(REPLACE "|" ";" dirs "${SOURCE_DIRS}")
+set(sources "")
+foreach(dir IN LISTS dirs)
+    file(GLOB_RECURSE found "${dir}/*.cpp" "${dir}/*.h")
+    list(APPEND sources ${found})
+endforeach()
 string(REPLACE ";" "\n" list "${sources}")
 file(WRITE "${WORK}/sources.lst" "${list}\n")
 execute_process(
