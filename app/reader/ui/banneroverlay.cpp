@@ -6,8 +6,8 @@
 #include <QtCore/QEvent>
 #include <QtWidgets/QVBoxLayout>
 
-BannerOverlay::BannerOverlay(QWidget *anchor, QWidget *parent)
-    : QWidget(parent), m_anchor(anchor), m_layout(new QVBoxLayout(this))
+BannerOverlay::BannerOverlay(QWidget *anchor, Qt::Edge edge, QWidget *parent)
+    : QWidget(parent), m_anchor(anchor), m_edge(edge), m_layout(new QVBoxLayout(this))
 {
     setObjectName(QStringLiteral("bannerOverlay"));
     m_layout->setContentsMargins(0, 0, 0, 0);
@@ -44,6 +44,7 @@ bool BannerOverlay::eventFilter(QObject *watched, QEvent *event)
     case QEvent::Move:
     case QEvent::Resize:
     case QEvent::Show:
+    case QEvent::PaletteChange:
         place();
         break;
     default:
@@ -58,10 +59,19 @@ void BannerOverlay::place()
         return;
     const QPoint topLeft = m_anchor->mapTo(parentWidget(), QPoint(0, 0));
     const int width = m_anchor->width();
-    const int height = m_layout->hasHeightForWidth() ? m_layout->totalHeightForWidth(width)
-                                                     : m_layout->totalSizeHint().height();
+    const int height = qMax(0,
+                            m_layout->hasHeightForWidth() ? m_layout->totalHeightForWidth(width)
+                                                          : m_layout->totalSizeHint().height());
+    const int y =
+        m_edge == Qt::BottomEdge ? topLeft.y() + m_anchor->height() - height : topLeft.y();
     // Zero high while every banner is hidden: it stays shown, so a banner shown later
     // asks it for room at once.
-    setGeometry(topLeft.x(), topLeft.y(), width, qMax(0, height));
+    setGeometry(topLeft.x(), y, width, height);
+    const QColor base = m_anchor->palette().color(QPalette::Base);
+    if (palette().color(QPalette::Base) != base) {
+        QPalette p = palette();
+        p.setColor(QPalette::Base, base);
+        setPalette(p);
+    }
     raise();
 }

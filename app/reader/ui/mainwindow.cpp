@@ -164,11 +164,12 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_splitter->setSizes({ 180, 400, 620 });
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
-    // The banners float over the top of the reading pane, not in the layout: one sliding
-    // open must not push the list down under the pointer (a row would change place between
-    // a person's aim and their click). The pane is where what is loading will appear; the
-    // filters, the list and the search stay uncovered.
-    auto *overlay = new BannerOverlay(m_pane, central);
+    // The banners float over the bottom of the reading pane's text, not in the layout: one
+    // sliding open must not push the list down under the pointer (a row would change place
+    // between a person's aim and their click). There they cover neither the filters, the
+    // list and the search, nor the pane's Star/Archive strip, an article's title or a
+    // placeholder's words at its top; the text under them can be scrolled.
+    auto *overlay = new BannerOverlay(m_pane->viewport(), Qt::BottomEdge, central);
     overlay->addBanner(m_banner);
     overlay->addBanner(m_notice);
 
