@@ -157,8 +157,6 @@ QString RequestLog::describe(const Entry &e) const
     const QString fault = faultOf(r.httpStatus(), r.networkError());
     if (!fault.isEmpty())
         parts << QStringLiteral("(%1)").arg(fault);
-    if (!r.origin().isEmpty())
-        parts << r.origin().toDisplayString();
     return parts.join(QLatin1Char(' '));
 }
 
@@ -293,6 +291,10 @@ QVariant RequestLog::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Entry &e = m_entries.at(index.row());
+    // The wait's origin is the URL's: said in the tooltip, it leaves the cell its kind.
+    if (role == Qt::ToolTipRole && index.column() == WaitReason && e.waitReason.isWaiting())
+        return QString(cell(e, index.column()) + QLatin1Char(' ') +
+                       e.waitReason.origin().toDisplayString());
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
         return cell(e, index.column());
     if (role == Qt::TextAlignmentRole && (index.column() == BodySize || index.column() == Attempts))
