@@ -454,13 +454,6 @@
         <source>Filters</source>
         <translation>Filter</translation>
     </message>
-    <message numerus="yes">
-        <source>%1: %n article(s)</source>
-        <translation>
-            <numerusform>%1: %n Artikel</numerusform>
-            <numerusform>%1: %n Artikel</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Unread</source>
         <translation>Ungelesen</translation>
@@ -481,8 +474,23 @@
         <source>Tags</source>
         <translation>Schlagwörter</translation>
     </message>
+    <message>
+        <source>%1: 1 article</source>
+        <translation>%1: 1 Artikel</translation>
+    </message>
     <message numerus="yes">
-        <source>Tagged “%1”: %n article(s)</source>
+        <source>%1: %n articles</source>
+        <translation>
+            <numerusform>%1: %n Artikel</numerusform>
+            <numerusform>%1: %n Artikel</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tagged “%1”: 1 article</source>
+        <translation>Schlagwort „%1“: 1 Artikel</translation>
+    </message>
+    <message numerus="yes">
+        <source>Tagged “%1”: %n articles</source>
         <translation>
             <numerusform>Schlagwort „%1“: %n Artikel</numerusform>
             <numerusform>Schlagwort „%1“: %n Artikel</numerusform>
