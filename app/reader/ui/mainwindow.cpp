@@ -5,6 +5,7 @@
 
 #include "articledelegate.h"
 #include "articlelistmodel.h"
+#include "banneroverlay.h"
 #include "connectivitynotice.h"
 #include "developerwindow.h"
 #include "failedchangesdialog.h"
@@ -75,8 +76,6 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_connectivity = new ConnectivityNotice(engine, manager, log, central);
     m_banner = m_connectivity->banner();
     m_notice = m_connectivity->noticeBanner();
-    layout->addWidget(m_banner);
-    layout->addWidget(m_notice);
 
     m_splitter = new QSplitter(Qt::Horizontal, central);
     m_splitter->setObjectName(QStringLiteral("panes"));
@@ -165,6 +164,14 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_splitter->setSizes({ 180, 400, 620 });
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
+    // The banners float over the bottom of the reading pane's text, not in the layout: one
+    // sliding open must not push the list down under the pointer (a row would change place
+    // between a person's aim and their click). There they cover neither the filters, the
+    // list and the search, nor the pane's Star/Archive strip, an article's title or a
+    // placeholder's words at its top; the text under them can be scrolled.
+    auto *overlay = new BannerOverlay(m_pane->viewport(), Qt::BottomEdge, central);
+    overlay->addBanner(m_banner);
+    overlay->addBanner(m_notice);
 
     m_savedLabel = mutedLabel(this);
     m_savedLabel->setObjectName(QStringLiteral("savedCopy"));
@@ -427,7 +434,7 @@ void MainWindow::chooseView(LocalStore::View view, const QString &tag)
 void MainWindow::modelReloaded()
 {
     const int count = m_model->rowCount();
-    m_countLabel->setText(count == 1 ? tr("1 article") : tr("%1 articles").arg(count));
+    m_countLabel->setText(count == 1 ? tr("1 article") : tr("%n articles", nullptr, count));
     // Keep the article shown when it is still in the list; else the same row, so that
     // archiving one moves on to the next.
     // (A reset of the model clears the current index: the row shown last says where.)
@@ -636,6 +643,7 @@ void MainWindow::showShortcuts()
         "<tr><td><b>g t</b></td><td>Tags</td><td><b>Delete</b></td><td>delete the article</td></tr>"
         "<tr><td><b>s</b></td><td>Search</td><td><b>o</b></td><td>open the original page</td></tr>"
         "<tr><td><b>?</b></td><td>this help</td><td><b>Ctrl + / −</b></td><td>text size</td></tr>"
+        "<tr><td></td><td></td><td><b>Ctrl+Z</b></td><td>undo the delete</td></tr>"
         "</table>"));
     box.exec();
 }
