@@ -149,8 +149,8 @@ void tst_ListUpdates::changedArticleUpdatesItsRow()
     QCOMPARE(reset.size(), 0);
 }
 
-// A sync that changes many articles: nothing is read while the signals come, each changed
-// row once after them.
+// A sync that changes many articles: nothing more is read while the signals come, each
+// changed row after them.
 void tst_ListUpdates::burstTakenInAfterTheSignals()
 {
     fill(200);
@@ -164,8 +164,9 @@ void tst_ListUpdates::burstTakenInAfterTheSignals()
         m_store->setStarred(id, false);
         m_store->setStarred(id, true);
     }
-    QCOMPARE(changed.size(), 0);
-    QTRY_VERIFY_WITH_TIMEOUT(!changed.isEmpty(), 2000);
+    // The first at once (a person's star shows at once), the rest after the burst.
+    QVERIFY(changed.size() <= 1);
+    QTRY_VERIFY_WITH_TIMEOUT(changed.size() > 1, 2000);
     QSet<int> rows;
     for (const QList<QVariant> &signal : std::as_const(changed)) {
         const int first = signal.at(0).toModelIndex().row();
@@ -243,8 +244,9 @@ void tst_ListUpdates::selectionAndScrollStayAcrossBursts()
 void tst_ListUpdates::resetWhileChangesWait()
 {
     fill(40);
+    m_store->setArchived(m_model->article(3).id, true); // taken in at once, alone
     QSignalSpy reloaded(m_model.get(), &ArticleListModel::reloaded);
-    m_store->setArchived(m_model->article(3).id, true);
+    m_store->setArchived(m_model->article(7).id, true);
     Article fresh;
     fresh.id = 1000;
     fresh.title = QStringLiteral("New");

@@ -55,8 +55,13 @@ void ArticleListModel::reload()
 void ArticleListModel::articleChanged(qint64 id)
 {
     m_changed.insert(id);
-    if (!m_soon.isActive())
-        m_soon.start();
+    if (m_soon.isActive())
+        return; // a burst (a sync): taken in once it is over
+    // A lone change (a person's star) shows at once; the ones after it in the same turn of
+    // the event loop wait for the timer.
+    m_soon.start();
+    if (!m_reloadWanted)
+        takeInChanges();
 }
 
 void ArticleListModel::takeInChanges()

@@ -23,9 +23,10 @@ class ImageStore;
 
     A changed article (LocalStore::articleChanged) changes its own row: dataChanged, or its
     row removed or inserted in its place when it leaves or joins the filter, so that the
-    selection and the scroll position stay. Changes are taken in once their burst is over
-    (a sync changes many at once): the changed articles are read in one query, after the
-    signals, never the whole list for each. A reset() of the store reads the list again.
+    selection and the scroll position stay. A lone change is taken in at once; the changes
+    that follow it in a burst (a sync changes many) once the burst is over: read in one
+    query, after the signals, never the whole list for each. A reset() of the store reads
+    the list again.
 */
 class ArticleListModel : public QAbstractListModel
 {
