@@ -134,6 +134,15 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_list = new QListView(listPanel);
     m_list->setObjectName(QStringLiteral("articles"));
     m_list->setAccessibleName(tr("Articles"));
+    // Before setModel(): this must run before the selection model makes the row above the
+    // current current when the article shown leaves the list (see currentRowLeft()).
+    connect(m_model, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+            [this](const QModelIndex &, int first, int last) {
+                const int current = m_list->currentIndex().row();
+                if (current >= first && current <= last)
+                    m_leavingRow = first;
+            });
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &MainWindow::currentRowLeft);
     m_list->setModel(m_model);
     m_list->setItemDelegate(new ArticleDelegate(images, m_list));
     m_list->setUniformItemSizes(true);
@@ -198,6 +207,13 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
             &MainWindow::currentArticleChanged);
     connect(m_model, &ArticleListModel::reloaded, this, &MainWindow::modelReloaded);
     connect(m_store, &LocalStore::articleChanged, this, &MainWindow::articleChanged);
+    // A text stored with a page of the list: the article waiting for it shows it now, not
+    // when its own request answers (or the list has read the store again).
+    connect(m_store, &LocalStore::contentStored, this, [this](qint64 id) {
+        if (id == m_shownId && m_pane->articleId() == id && !m_pane->showsContent() &&
+            currentArticleId() == id)
+            showCurrent();
+    });
     connect(m_pane->verticalScrollBar(), &QScrollBar::valueChanged, this, &MainWindow::saveScroll);
     m_connectivity->watch(
         { statusBar(), m_countLabel, m_savedLabel, m_waitingLabel, m_pane, m_model });
@@ -461,9 +477,25 @@ void MainWindow::modelReloaded()
 
 void MainWindow::currentArticleChanged(const QModelIndex &current)
 {
-    if (!current.isValid())
+    // While the article shown leaves the list, the row above it is made current: not shown.
+    if (!current.isValid() || m_leavingRow >= 0)
         return;
     showCurrent();
+}
+
+void MainWindow::currentRowLeft()
+{
+    // The next article takes the place of the one shown, as when archiving it moves on.
+    const int row = std::exchange(m_leavingRow, -1);
+    const int count = m_model->rowCount();
+    if (row < 0 || count == 0)
+        return; // an empty list: modelReloaded() says so
+    const QModelIndex next = m_model->index(qMin(row, count - 1));
+    if (m_list->currentIndex() != next)
+        m_list->setCurrentIndex(next);
+    else
+        showCurrent();
+    m_list->scrollTo(next);
 }
 
 QString MainWindow::missingContentText() const
