@@ -284,6 +284,14 @@
         <source>You&apos;re offline; the reader tries again by itself when the network is back.</source>
         <translation>Sie sind offline; der Reader versucht es von selbst erneut, sobald das Netzwerk wieder da ist.</translation>
     </message>
+    <message>
+        <source>The proxy this computer uses isn&apos;t answering; the reader tries again by itself. Check the proxy settings.</source>
+        <translation>Der Proxy, den dieser Computer verwendet, antwortet nicht; der Reader versucht es von selbst erneut. Prüfen Sie die Proxy-Einstellungen.</translation>
+    </message>
+    <message>
+        <source>The proxy this computer uses isn&apos;t answering, so %1 can&apos;t be reached. Check the proxy settings (File ▸ Preferences shows which one is in use). We keep trying.</source>
+        <translation>Der Proxy, den dieser Computer verwendet, antwortet nicht, daher ist %1 nicht erreichbar. Prüfen Sie die Proxy-Einstellungen (Datei ▸ Einstellungen zeigt, welcher verwendet wird). Wir versuchen es weiter.</translation>
+    </message>
 </context>
 <context>
     <name>DeveloperWindow</name>
@@ -526,6 +534,10 @@
     <message>
         <source>The server can&apos;t be reached right now. Please check your network connection while we keep trying.</source>
         <translation>Der Server ist gerade nicht erreichbar. Bitte prüfen Sie Ihre Netzwerkverbindung, während wir es weiter versuchen.</translation>
+    </message>
+    <message>
+        <source>The proxy this computer uses isn&apos;t answering. Please check the proxy settings while we keep trying.</source>
+        <translation>Der Proxy, den dieser Computer verwendet, antwortet nicht. Bitte prüfen Sie die Proxy-Einstellungen, während wir es weiter versuchen.</translation>
     </message>
 </context>
 <context>

@@ -200,6 +200,11 @@ void tst_ReaderWords::typedReasonNotText_data()
         << WaitReason::backoff(origin, 5000).withFault(0, QNetworkReply::RemoteHostClosedError)
         << QStringLiteral("host not found") << QStringLiteral("dropped")
         << QStringLiteral("(RemoteHostClosedError)");
+    QTest::newRow("dead proxy said as refused")
+        << WaitReason::backoff(origin, 5000)
+               .withFault(0, QNetworkReply::ProxyConnectionRefusedError)
+        << QStringLiteral("connection refused") << QStringLiteral("proxy")
+        << QStringLiteral("(ProxyConnectionRefusedError)");
     QTest::newRow("Retry-After said as timeout")
         << WaitReason::retryAfter(origin, 5000).withFault(429, QNetworkReply::NoError)
         << QStringLiteral("timeout") << QStringLiteral("having trouble")

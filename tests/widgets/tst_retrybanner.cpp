@@ -553,6 +553,14 @@ void tst_RetryBanner::unreachableReasonFromFault_data()
                                   << RetryBannerController::HostNotFound;
     QTest::newRow("timeout") << QNetworkReply::TimeoutError << RetryBannerController::Unreachable
                              << RetryBannerController::CannotConnect;
+    // Behind a proxy that does not answer, the proxy is at fault: not the server, not the
+    // network.
+    QTest::newRow("proxy refused")
+        << QNetworkReply::ProxyConnectionRefusedError << RetryBannerController::Unreachable
+        << RetryBannerController::ProxyFailed;
+    QTest::newRow("proxy not found")
+        << QNetworkReply::ProxyNotFoundError << RetryBannerController::Unreachable
+        << RetryBannerController::ProxyFailed;
     QTest::newRow("no network") << QNetworkReply::TemporaryNetworkFailureError
                                 << RetryBannerController::Offline
                                 << RetryBannerController::CannotConnect;

@@ -237,6 +237,12 @@ ConnectivityNotice::WaitCause ConnectivityNotice::waitCauseOf(const WaitReason &
         return WaitCause::ConnectionDropped;
     case QNetworkReply::ConnectionRefusedError:
         return WaitCause::CannotConnect;
+    case QNetworkReply::ProxyConnectionRefusedError:
+    case QNetworkReply::ProxyConnectionClosedError:
+    case QNetworkReply::ProxyNotFoundError:
+    case QNetworkReply::ProxyTimeoutError:
+    case QNetworkReply::UnknownProxyError:
+        return WaitCause::ProxyTrouble;
     case QNetworkReply::TemporaryNetworkFailureError:
     case QNetworkReply::NetworkSessionFailedError:
         return WaitCause::NoNetwork;
@@ -271,6 +277,9 @@ QString ConnectivityNotice::retryText(WaitCause cause, const QString &server)
         return tr("The name %1 could not be found. Check the address in Sign In.").arg(server);
     case WaitCause::NoNetwork:
         return tr("You're offline; the reader tries again by itself when the network is back.");
+    case WaitCause::ProxyTrouble:
+        return tr("The proxy this computer uses isn't answering; the reader tries again by "
+                  "itself. Check the proxy settings.");
     case WaitCause::Slow:
         break;
     }
@@ -323,6 +332,12 @@ void ConnectivityNotice::updateUnreachableText()
     case RetryBannerController::ConnectionRefused:
         m_banner->setUnreachableText(tr("%1 isn't answering: the server seems to be down, "
                                         "your network is fine. We keep trying."));
+        break;
+    case RetryBannerController::ProxyFailed:
+        m_banner->setUnreachableText(tr("The proxy this computer uses isn't answering, so %1 "
+                                        "can't be reached. Check the proxy settings (File ▸ "
+                                        "Preferences shows which one is in use). We keep "
+                                        "trying."));
         break;
     case RetryBannerController::CannotConnect:
         m_banner->setUnreachableText(tr("Can't reach %1 — your network or the server may be "

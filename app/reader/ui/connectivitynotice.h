@@ -78,7 +78,8 @@ public:
         ServerTrouble, //!< The server answered with an error of its own (a 503 storm).
         ConnectionDropped, //!< The connection broke off or timed out.
         CannotConnect, //!< Nothing answered at the address.
-        NameNotFound //!< The server's name could not be found (DNS): a misspelled address?
+        NameNotFound, //!< The server's name could not be found (DNS): a misspelled address?
+        ProxyTrouble //!< The proxy the requests go through does not answer.
     };
     /*! The one place that maps why a request waits to a WaitCause: the typed reason the
         manager gives (its kind, and the fault of the last failed attempt); never text. */

@@ -392,6 +392,11 @@ QString RetryBanner::defaultUnreachableText(RetryBannerController::UnreachableRe
         return QCoreApplication::translate("KeepTrying::RetryBanner",
                                            "The server can't be found right now. Please check "
                                            "your network connection while we keep trying.");
+    case RetryBannerController::ProxyFailed:
+        return QCoreApplication::translate("KeepTrying::RetryBanner",
+                                           "The proxy this computer uses isn't answering. "
+                                           "Please check the proxy settings while we keep "
+                                           "trying.");
     case RetryBannerController::CannotConnect:
         break;
     }

@@ -133,6 +133,12 @@ RetryBannerControllerPrivate::Fault RetryBannerControllerPrivate::faultOf(const 
         return Fault::Refused;
     case QNetworkReply::HostNotFoundError:
         return Fault::HostNotFound;
+    case QNetworkReply::ProxyConnectionRefusedError:
+    case QNetworkReply::ProxyConnectionClosedError:
+    case QNetworkReply::ProxyNotFoundError:
+    case QNetworkReply::ProxyTimeoutError:
+    case QNetworkReply::UnknownProxyError:
+        return Fault::Proxy;
     case QNetworkReply::TemporaryNetworkFailureError:
     case QNetworkReply::NetworkSessionFailedError:
         return Fault::NoNetwork; // Qt found no network
@@ -273,6 +279,9 @@ void RetryBannerControllerPrivate::update()
             break;
         case Fault::HostNotFound:
             reason = RetryBannerController::HostNotFound;
+            break;
+        case Fault::Proxy:
+            reason = RetryBannerController::ProxyFailed;
             break;
         case Fault::CannotConnect:
         case Fault::NoNetwork:

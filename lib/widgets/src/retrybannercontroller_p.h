@@ -44,7 +44,7 @@ public:
     void armThreshold(Entry &entry);
     void setWaitingForConnectivity(QNetworkReply *reply, bool waiting);
     // What the last connectivity fault of a request to an origin said.
-    enum class Fault { CannotConnect, Refused, HostNotFound, NoNetwork };
+    enum class Fault { CannotConnect, Refused, HostNotFound, NoNetwork, Proxy };
     static Fault faultOf(const WaitReason &reason);
     void noteWaitReason(QNetworkReply *reply, const WaitReason &reason);
     bool networkOffline() const;

@@ -108,8 +108,11 @@ public:
         //!< the network or the server may be at fault.
         ConnectionRefused, //!< The server's machine refused the connection: the network
         //!< works, but nothing answers at that address and port (the server is down).
-        HostNotFound //!< The server's name could not be found (DNS): a wrong address, or a
+        HostNotFound, //!< The server's name could not be found (DNS): a wrong address, or a
         //!< name server that cannot be reached.
+        ProxyFailed //!< The proxy the requests go through (QNetworkProxy, e.g. the system's
+        //!< http_proxy) refused, closed, timed out or could not be found: the proxy or the
+        //!< proxy settings are at fault, not the server.
     };
     Q_ENUM(UnreachableReason)
 
