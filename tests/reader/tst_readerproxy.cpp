@@ -10,11 +10,13 @@
 #include "ui/preferencesdialog.h"
 
 #include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/retrybanner.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QDir>
 #include <QtCore/QSettings>
 #include <QtCore/QTemporaryDir>
+#include <QtNetwork/QTcpServer>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
@@ -44,6 +46,7 @@ private Q_SLOTS:
     void cleanup();
     void directWithoutProxySettings();
     void throughSystemProxy();
+    void deadProxyIsNamed();
 
 private:
     void startReader(const QUrl &server);
@@ -135,6 +138,40 @@ void tst_ReaderProxy::throughSystemProxy()
     QCOMPARE(preferencesConnectionText(),
              QStringLiteral("Through proxy 127.0.0.1:%1 (from your system settings)")
                  .arg(m_proxy->port()));
+}
+
+// The system's proxy points at a port where nothing listens (curl fails with exit 7 there):
+// the reader keeps trying, and says the proxy is what does not answer.
+void tst_ReaderProxy::deadProxyIsNamed()
+{
+    QTcpServer closed;
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const quint16 deadPort = closed.serverPort();
+    closed.close();
+    qputenv("http_proxy", QByteArray("http://127.0.0.1:") + QByteArray::number(deadPort));
+    QUrl server = (*m_server)->baseUrl();
+    server.setHost(QStringLiteral("0.0.0.0"));
+    // As main() does; the list never comes, so the library waits with its banner.
+    ReaderOptions options;
+    options.server = server;
+    options.credentials = { DemoServer::demoClientId(), DemoServer::demoClientSecret(),
+                            DemoServer::demoUsername(), DemoServer::demoPassword() };
+    m_reader = std::make_unique<ReaderApp>(options);
+    QVERIFY2(m_reader->open(), qPrintable(m_reader->errorMessage()));
+    m_reader->start();
+    const auto bannerText = [this] {
+        QStringList shown;
+        const auto banners = m_reader->window()->findChildren<KeepTrying::RetryBanner *>();
+        for (const KeepTrying::RetryBanner *banner : banners) {
+            if (banner->isVisible())
+                shown << banner->currentText();
+        }
+        return shown.join(QLatin1Char('|'));
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(bannerText().contains(QLatin1String("proxy")),
+                              qPrintable(bannerText()), 15000);
+    QVERIFY2(!bannerText().contains(QLatin1String("server seems to be down")),
+             qPrintable(bannerText()));
 }
 
 // Settings, libraries, outboxes and offline copies in a directory of the test's own, and

@@ -9,6 +9,7 @@
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QEvent>
+#include <QtCore/QUrl>
 #include <QtGui/QPainter>
 #include <QtGui/QPainterPath>
 #include <QtWidgets/QHBoxLayout>
@@ -300,7 +301,9 @@ void RetryBannerPrivate::setUnreachable(bool value)
         message = unreachableTemplate.isEmpty()
             ? RetryBanner::defaultUnreachableText(controller->unreachableReason(),
                                                   controller->unreachableServer())
-            : unreachableTemplate.arg(controller->unreachableServer());
+            // The host only: a port is for logs, not for the person waiting.
+            : unreachableTemplate.arg(
+                  QUrl(QStringLiteral("http://") + controller->unreachableServer()).host());
     }
     if (unreachable == value && unreachableText == message)
         return;

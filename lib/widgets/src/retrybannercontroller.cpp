@@ -9,6 +9,8 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkProxy>
 #include <QtNetwork/QNetworkReply>
 
 #include <algorithm>
@@ -147,14 +149,40 @@ RetryBannerControllerPrivate::Fault RetryBannerControllerPrivate::faultOf(const 
     }
 }
 
+namespace {
+// Whether \a reply's requests go through a proxy (the manager's, its factory's, or the
+// application's, which may be the system's): then a connection that fails is the proxy's.
+bool throughProxy(const QNetworkReply *reply)
+{
+    const QNetworkAccessManager *manager = reply->manager();
+    QNetworkProxy proxy = manager ? manager->proxy() : QNetworkProxy();
+    if (proxy.type() == QNetworkProxy::DefaultProxy) {
+        const QNetworkProxyQuery query(reply->url());
+        proxy = (manager && manager->proxyFactory() ? manager->proxyFactory()->queryProxy(query)
+                                                    : QNetworkProxyFactory::proxyForQuery(query))
+                    .value(0);
+    }
+    return proxy.type() == QNetworkProxy::HttpProxy ||
+        proxy.type() == QNetworkProxy::HttpCachingProxy ||
+        proxy.type() == QNetworkProxy::Socks5Proxy;
+}
+} // namespace
+
 void RetryBannerControllerPrivate::noteWaitReason(QNetworkReply *reply, const WaitReason &reason)
 {
     const QString origin = Reachability::originOf(reply->url());
     // An HTTP status proves the server answered: nothing to say about reaching it.
-    if (reason.httpStatus() > 0)
+    if (reason.httpStatus() > 0) {
         faults.remove(origin);
-    else if (reason.hasFault() || reason.kind() == WaitReason::Offline)
-        faults.insert(origin, faultOf(reason));
+    } else if (reason.hasFault() || reason.kind() == WaitReason::Offline) {
+        Fault fault = faultOf(reason);
+        // Through a proxy, the connection Qt makes is to the proxy: refused, or its name
+        // unknown, Qt says so as if of the server (a server behind a working proxy that does
+        // not answer is the proxy's 502/504, a status). A timeout may be either's: kept.
+        if ((fault == Fault::Refused || fault == Fault::HostNotFound) && throughProxy(reply))
+            fault = Fault::Proxy;
+        faults.insert(origin, fault);
+    }
     if (Entry *entry = entryFor(reply, false)) {
         switch (reason.kind()) {
         case WaitReason::RetryAfter:
@@ -257,8 +285,16 @@ void RetryBannerControllerPrivate::update()
     };
     Situation now = wanted;
     dwellTimer.stop();
-    if (wanted != situation && guessed(wanted) && guessed(situation) && dwellMs > 0 &&
-        situationSince.isValid()) {
+    // Slow is what is said while nothing is known. Once a wait has a known cause (the server
+    // can't be reached, or is busy), an attempt that is merely under way again is no news:
+    // the cause stays on screen until the wait ends, the network goes, or another cause is
+    // known. A connection that drops again and again reads as one message, not two in turn.
+    if (wanted == RetryBannerController::Slow &&
+        (situation == RetryBannerController::Unreachable ||
+         situation == RetryBannerController::ServerBusy))
+        now = situation;
+    else if (wanted != situation && guessed(wanted) && guessed(situation) && dwellMs > 0 &&
+             situationSince.isValid()) {
         const qint64 left = dwellMs - situationSince.elapsed();
         if (left > 0) {
             now = situation;

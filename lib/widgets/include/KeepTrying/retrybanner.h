@@ -136,7 +136,8 @@ public:
     void setOfflineText(const QString &text);
 
     /*! The message shown while the controller's situation is Unreachable, with "%1"
-        standing for its unreachableServer() (e.g. "Can't reach %1 — we keep trying"); the
+        standing for the host name of its unreachableServer(), without the port (e.g.
+        "Can't reach %1 — we keep trying"); the
         same words whatever the reason. Empty (the default): defaultUnreachableText(), which
         differs per reason. */
     QString unreachableText() const;

@@ -51,7 +51,10 @@ class RetryBannerControllerPrivate;
         finished (with success or not), or stopped waiting and is not slow.
 
     Of Slow, ServerBusy and Unreachable, a situation once shown stays at least dwellMs (3 s)
-    before it gives way to another of them, so one wait reads as one message.
+    before it gives way to another of them, so one wait reads as one message; and once a
+    wait shows a known cause (ServerBusy, Unreachable), it never falls back to Slow: it stays
+    until the wait ends (Hidden), the network goes (Offline) or the other known cause
+    replaces it.
     Every watched request counts until it finishes, also while its body arrives: exclude
     transfers the user watches progress of (large downloads, event streams) with
     UserWaitingAttribute set to false, or use TrackMarkedReplies.
