@@ -45,9 +45,16 @@ ScreenshotDriver::ScreenshotDriver(MainWindow *window, ImageStore *images, SyncE
                                    QObject *parent)
     : QObject(parent), m_window(window), m_images(images), m_engine(engine)
 {
+    // Painted before any refresh ended: the rows are the copy saved on this computer.
+    // After one (a first start), they came from the server, and the line says so.
+    connect(engine, &SyncEngine::refreshed, this, [this] { m_refreshEnded = true; });
     connect(window, &MainWindow::listPainted, this, [this](int rows, qint64 ms) {
         printLine(stdout,
-                  QStringLiteral("saved copy painted: %1 articles in %2 ms").arg(rows).arg(ms));
+                  (m_refreshEnded ? QStringLiteral("list painted: %1 articles in %2 ms")
+                                  : QStringLiteral("saved copy painted: %1 articles in "
+                                                   "%2 ms"))
+                      .arg(rows)
+                      .arg(ms));
         if (m_goal == Goal::Saved && !m_finished)
             finish(save() ? 0 : 1);
     });

@@ -103,6 +103,7 @@ private:
     QString m_bannerTextShown; // the message last reported as shown, while open
     int m_count = -1;
     bool m_listShown = false;
+    bool m_refreshEnded = false; // a refresh ended before the list was first painted
     bool m_loaded = false;
     bool m_refusalSeen = false; // failed-change: the first refusal ends the run
     bool m_bannerSaved = false;

@@ -292,6 +292,14 @@
         <source>The proxy this computer uses isn&apos;t answering, so %1 can&apos;t be reached. Check the proxy settings (File ▸ Preferences shows which one is in use). We keep trying.</source>
         <translation>Der Proxy, den dieser Computer verwendet, antwortet nicht, daher ist %1 nicht erreichbar. Prüfen Sie die Proxy-Einstellungen (Datei ▸ Einstellungen zeigt, welcher verwendet wird). Wir versuchen es weiter.</translation>
     </message>
+    <message>
+        <source>%1 answers again — your list is up to date.</source>
+        <translation>%1 antwortet wieder – Ihre Liste ist aktuell.</translation>
+    </message>
+    <message>
+        <source>%1 answers again. Updating your list…</source>
+        <translation>%1 antwortet wieder. Ihre Liste wird aktualisiert …</translation>
+    </message>
 </context>
 <context>
     <name>DeveloperWindow</name>

@@ -23,6 +23,8 @@
 #include <KeepTrying/retrybannercontroller.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
+#include <QtCore/QScopeGuard>
+#include <QtCore/QSettings>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QAction>
 #include <QtGui/QClipboard>
@@ -66,6 +68,7 @@ private Q_SLOTS:
     void metadataLeavesPartsOutWhole();
     void longTagLeavesRoomForItsCount();
     void bannerMovesNothing();
+    void darkPaletteDarkReadingView();
 
 private:
     QAction *action(const QString &text) const;
@@ -528,6 +531,40 @@ void tst_ReaderQa::bannerMovesNothing()
     QCOMPARE(list->mapToGlobal(QPoint(0, 0)), listTop);
     notice->animatedHide();
     QCOMPARE(list->mapToGlobal(QPoint(0, 0)), listTop);
+}
+
+// With a dark desktop palette (--palette dark) and no choice made yet, the reading view is
+// dark too; once the person chooses, the choice is kept whatever the palette.
+void tst_ReaderQa::darkPaletteDarkReadingView()
+{
+    QSettings().remove(QStringLiteral("reading/dark"));
+    const QPalette light = QApplication::palette();
+    const auto restore = qScopeGuard([&] { QApplication::setPalette(light); });
+    QPalette dim = light;
+    dim.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dim.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+    QApplication::setPalette(dim);
+    {
+        MainWindow dark(m_engine.get(), m_images.get(), m_manager.get(), m_log.get());
+        QVERIFY(dark.readingPane()->isDark());
+        QVERIFY(!QSettings().contains(QStringLiteral("reading/dark"))); // nothing chosen yet
+    }
+    QApplication::setPalette(light);
+    {
+        MainWindow plain(m_engine.get(), m_images.get(), m_manager.get(), m_log.get());
+        QVERIFY(!plain.readingPane()->isDark());
+        QAction *darkView = nullptr;
+        for (QAction *a : plain.findChildren<QAction *>()) {
+            if (a->text() == QLatin1String("&Dark Reading View"))
+                darkView = a;
+        }
+        QVERIFY(darkView);
+        darkView->trigger(); // chosen
+    }
+    QApplication::setPalette(dim);
+    MainWindow again(m_engine.get(), m_images.get(), m_manager.get(), m_log.get());
+    QVERIFY(again.readingPane()->isDark());
+    QSettings().remove(QStringLiteral("reading/dark"));
 }
 
 QTEST_MAIN(tst_ReaderQa)

@@ -136,6 +136,12 @@ void ConnectivityNotice::refreshed()
     m_views.statusBar->showMessage(tr("Your list is up to date"), 4000);
     if (m_wasWaiting) {
         m_wasWaiting = false;
+        // Back from what the banner said: the network, or a server that did not answer.
+        m_notice->setText(
+            m_waitedForNetwork
+                ? tr("Back online — updated.")
+                : tr("%1 answers again — your list is up to date.").arg(m_store->server().host()));
+        m_waitedForNetwork = false;
         m_notice->animatedShow();
         m_noticeTimer.start();
         Q_EMIT backOnlineShown();
@@ -355,6 +361,7 @@ void ConnectivityNotice::showSituation()
         situation == RetryBannerController::Unreachable;
     if (waiting) {
         m_wasWaiting = true;
+        m_waitedForNetwork = m_waitedForNetwork || situation == RetryBannerController::Offline;
         m_notice->hide();
         if (m_log)
             m_log->noteSavedCopyShown();
@@ -398,7 +405,10 @@ void ConnectivityNotice::showSituation()
         return;
     }
     if (m_engine->isRefreshing()) {
-        m_views.statusBar->showMessage(tr("Back online. Updating your list…"));
+        m_views.statusBar->showMessage(
+            m_waitedForNetwork
+                ? tr("Back online. Updating your list…")
+                : tr("%1 answers again. Updating your list…").arg(m_store->server().host()));
         if (listEmpty)
             m_views.pane->showPlaceholder(tr("Your saved articles"), tr("Loading your list…"));
     } else {

@@ -234,7 +234,13 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_splitter->restoreState(settings.value(QStringLiteral("window/panes")).toByteArray());
     setFontSize(
         settings.value(QStringLiteral("reading/pointSize"), m_pane->fontPointSize()).toReal());
-    setDark(settings.value(QStringLiteral("reading/dark"), false).toBool());
+    // Until the person chooses, the reading view follows the desktop's palette: white text
+    // on a dark window beside a white page would glare.
+    const bool darkPalette = palette().color(QPalette::Window).lightness() < 128;
+    const QVariant chosen = settings.value(QStringLiteral("reading/dark"));
+    setDark(chosen.isValid() ? chosen.toBool() : darkPalette);
+    if (!chosen.isValid())
+        settings.remove(QStringLiteral("reading/dark")); // not chosen: follow the palette
 }
 
 MainWindow::~MainWindow() = default;
@@ -621,9 +627,9 @@ void MainWindow::addUrl()
     dialog.setWindowTitle(tr("Save a Link"));
     dialog.setLabelText(tr("Web address of the article to save:"));
     dialog.setInputMode(QInputDialog::TextInput);
-    dialog.resize(qMax(dialog.sizeHint().width(),
-                       dialog.fontMetrics().averageCharWidth() * 90 + 40),
-                  dialog.sizeHint().height());
+    dialog.resize(
+        qMax(dialog.sizeHint().width(), dialog.fontMetrics().averageCharWidth() * 90 + 40),
+        dialog.sizeHint().height());
     const bool ok = dialog.exec() == QDialog::Accepted;
     const QString text = dialog.textValue();
     if (!ok || text.trimmed().isEmpty())
