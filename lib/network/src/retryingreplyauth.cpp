@@ -34,7 +34,9 @@ bool RetryingReplyPrivate::waitForCredentials()
 {
     if (!authenticator || state == State::Authenticating || !authenticator->isRenewing(authKey))
         return state == State::Authenticating;
-    // New credentials are on their way: an attempt now would carry the stale ones.
+    // New credentials are on their way: an attempt now would carry the stale ones. A slot
+    // the window reserved for it goes to the next request (the renewal's, perhaps).
+    gate->giveBack();
     state = State::Authenticating;
     AuthenticatorPrivate::get(authenticator)
         ->wait(authKey, q_func(),
