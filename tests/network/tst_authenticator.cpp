@@ -187,6 +187,7 @@ private Q_SLOTS:
     void writeWithoutKeyIsNotSentAgain();
     void requestsBeforeARenewalWaitForIt();
     void outboxKeepsOrderPerResource();
+    void redirectElsewhereIsNotSignedOrRenewed();
     void twoHoldersOfOneStoreRenewOnce();
 
 private:
@@ -437,6 +438,32 @@ void tst_Authenticator::outboxKeepsOrderPerResource()
         QCOMPARE(order,
                  (QList<QByteArray> { prefix + "step0", prefix + "step1", prefix + "step2" }));
     }
+}
+
+void tst_Authenticator::redirectElsewhereIsNotSignedOrRenewed()
+{
+    // A redirect to another origin: the token stays behind, and that origin's 401 is the
+    // caller's answer, not a reason to renew this account's token.
+    TestServer other;
+    QVERIFY(other.listen());
+    other.setHandler(
+        [](const TestServer::Request &, int) { return TestServer::respond(401, "not yours"); });
+    const QByteArray target = other.url(QStringLiteral("/elsewhere")).toEncoded();
+    m_server->server.setHandler([target](const TestServer::Request &, int) {
+        return TestServer::respond(302, QByteArray(), { { "Location", target } });
+    });
+    auto manager = makeManager();
+    TokenAuthenticator auth(manager.get(), url(QStringLiteral("/token")));
+    auth.access = "a0";
+    manager->setAuthenticator(&auth);
+    RetryingReply *reply = manager->retryingGet(QNetworkRequest(url(QStringLiteral("/go"))));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 401);
+    QCOMPARE(reply->readAll(), QByteArray("not yours"));
+    QCOMPARE(auth.renewals, 0);
+    QCOMPARE(other.requestCount(), 1);
+    QVERIFY(other.requests().first().header("Authorization").isEmpty());
+    QCOMPARE(m_server->server.requests().first().header("Authorization"), QByteArray("Bearer a0"));
 }
 
 void tst_Authenticator::twoHoldersOfOneStoreRenewOnce()

@@ -11,6 +11,8 @@
 
 namespace KeepTrying {
 
+std::atomic<int> AuthenticatorPrivate::live { 0 };
+
 Authenticator::Authenticator(QObject *parent)
     : QObject(parent), d_ptr(std::make_unique<AuthenticatorPrivate>(this))
 {

@@ -11,6 +11,7 @@
 #include <QtCore/QPointer>
 #include <QtCore/QTimer>
 
+#include <atomic>
 #include <functional>
 
 namespace KeepTrying {
@@ -32,7 +33,12 @@ public:
         QList<QPair<QPointer<QObject>, Waiter>> waiters;
     };
 
-    explicit AuthenticatorPrivate(Authenticator *q) : q_ptr(q) { }
+    explicit AuthenticatorPrivate(Authenticator *q) : q_ptr(q) { ++live; }
+    ~AuthenticatorPrivate() { --live; }
+
+    // Authenticators in the process: while there are none, a request looks for none (its
+    // attributes are not even read).
+    static std::atomic<int> live;
 
     static AuthenticatorPrivate *get(Authenticator *a) { return a->d_func(); }
     static const AuthenticatorPrivate *get(const Authenticator *a) { return a->d_func(); }

@@ -13,8 +13,21 @@
 
 namespace KeepTrying {
 
+namespace {
+
+// The current hop goes to the account the request was made for (a redirect may lead
+// elsewhere: a 401 there is not this account's).
+bool sameAccount(const Authenticator &authenticator, const RequestHop &hop, const QString &key)
+{
+    return authenticator.accountKey(hop.request()) == key;
+}
+
+} // namespace
+
 void RetryingReplyPrivate::bindAuthenticator(const QNetworkRequest &request)
 {
+    if (AuthenticatorPrivate::live.load(std::memory_order_relaxed) == 0)
+        return;
     Authenticator *fallback = owner() ? owner()->authenticator.data() : nullptr;
     Authenticator *chosen = AuthenticatorPrivate::of(request, fallback);
     if (!chosen)
@@ -32,7 +45,8 @@ void RetryingReplyPrivate::bindAuthenticator(const QNetworkRequest &request)
 
 bool RetryingReplyPrivate::waitForCredentials()
 {
-    if (!authenticator || state == State::Authenticating || !authenticator->isRenewing(authKey))
+    if (!authenticator || state == State::Authenticating || !authenticator->isRenewing(authKey) ||
+        !sameAccount(*authenticator, *hop, authKey))
         return state == State::Authenticating;
     // New credentials are on their way: an attempt now would carry the stale ones. A slot
     // the window reserved for it goes to the next request (the renewal's, perhaps).
@@ -56,7 +70,8 @@ void RetryingReplyPrivate::signAttempt(QNetworkRequest &request)
 
 bool RetryingReplyPrivate::mayRenewCredentials(int status) const
 {
-    if (status != 401 || !authenticator || authReplayed || done || deadlineReached)
+    if (status != 401 || !authenticator || authReplayed || done || deadlineReached ||
+        !sameAccount(*authenticator, *hop, authKey))
         return false;
     // Renewing helps only when the answer can still be replaced by another.
     if (forwarder.handedOver() > 0 || forwarder.attemptOffset > 0)
@@ -73,7 +88,7 @@ bool RetryingReplyPrivate::mayRenewCredentials(int status) const
 bool RetryingReplyPrivate::credentialsRefused(const Outcome &outcome)
 {
     Q_Q(RetryingReply);
-    if (!authenticator || authReplayed)
+    if (!authenticator || authReplayed || !sameAccount(*authenticator, *hop, authKey))
         return false;
     const QPointer<Authenticator> auth = authenticator;
     const bool renewedSince = signedGeneration < auth->generation(authKey);
