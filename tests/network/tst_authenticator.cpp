@@ -187,6 +187,7 @@ private Q_SLOTS:
     void writeWithoutKeyIsNotSentAgain();
     void requestsBeforeARenewalWaitForIt();
     void outboxKeepsOrderPerResource();
+    void outboxItemWaitsForSignInAfterRefusal();
     void redirectElsewhereIsNotSignedOrRenewed();
     void twoHoldersOfOneStoreRenewOnce();
 
@@ -438,6 +439,41 @@ void tst_Authenticator::outboxKeepsOrderPerResource()
         QCOMPARE(order,
                  (QList<QByteArray> { prefix + "step0", prefix + "step1", prefix + "step2" }));
     }
+}
+
+void tst_Authenticator::outboxItemWaitsForSignInAfterRefusal()
+{
+    // The renewal is refused (signed out): the write is not a dead letter; it waits in its
+    // place, and goes as soon as the credentials are renewed again (the user signed in),
+    // without waiting out its backoff.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    m_server->reject = true;
+    auto manager = makeManager();
+    TokenAuthenticator auth(manager.get(), url(QStringLiteral("/token")));
+    manager->setAuthenticator(&auth);
+    Outbox outbox(dir.filePath(QStringLiteral("outbox.db")), manager.get());
+    Outbox::Settings settings = outbox.settings();
+    settings.initialRetryDelayMs = 600000; // only a renewal can make it go within the test
+    settings.maxRetryDelayMs = 600000;
+    outbox.setSettings(settings);
+    QSignalSpy dead(&outbox, &Outbox::itemDeadLettered);
+    QSignalSpy ended(&auth, &Authenticator::renewalFinished);
+    QNetworkRequest request(url(QStringLiteral("/data/w")));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("text/plain"));
+    QVERIFY(outbox.enqueue("PUT", request, "kept").ok());
+    QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 5000);
+    QCOMPARE(ended.first().at(1).value<Authenticator::Result>(), Authenticator::Rejected);
+    QTRY_COMPARE_WITH_TIMEOUT(outbox.items().value(0).state, OutboxItem::State::WaitingToRetry,
+                              5000);
+    QCOMPARE(outbox.pendingCount(), 1);
+    QCOMPARE(dead.size(), 0);
+
+    m_server->reject = false; // the user signs in again
+    auth.requestRenewal(ended.first().at(0).toString());
+    QTRY_COMPARE_WITH_TIMEOUT(outbox.pendingCount(), 0, 5000);
+    QCOMPARE(dead.size(), 0);
+    QCOMPARE(m_server->applied, QList<QByteArray> { "PUT /data/w kept" });
 }
 
 void tst_Authenticator::redirectElsewhereIsNotSignedOrRenewed()

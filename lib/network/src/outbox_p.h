@@ -13,6 +13,7 @@
 #include <QtCore/QHash>
 #include <QtCore/QLockFile>
 #include <QtCore/QPointer>
+#include <QtCore/QSet>
 #include <QtCore/QTimer>
 #include <QtNetwork/QNetworkReply>
 
@@ -45,8 +46,8 @@ public:
     void retryLater(const OutboxItem &item, const QString &error, qint64 retryAfterMs,
                     bool conflict);
     // A 401 to a request an Authenticator handles (outboxauth.cpp): the Retry-After the
-    // item goes again with, in its place: 0 (at once, behind the renewal), or -1 (the
-    // backoff: the renewal was refused). Nothing when no authenticator handles it.
+    // item goes again with, in its place: 0 (at once, behind the running renewal), or -1
+    // (the backoff: no renewal runs). Nothing when no authenticator handles it.
     std::optional<qint64> credentialsRetry(const QNetworkReply *reply);
     void deadLetter(const OutboxItem &item, int status, const QByteArray &body,
                     const QString &reason, bool countAttempt);
@@ -83,7 +84,8 @@ public:
         bool checking = false; // a resend check, not a replay, is under way
     };
     QHash<qint64, Flight> inFlight;
-    QList<QPointer<Authenticator>> watchedAuthenticators; // a renewal flushes the outbox
+    QList<QPointer<Authenticator>> watchedAuthenticators;
+    QSet<QString> refusedAccounts; // a renewal that ends them flushes the outbox
     QTimer wakeTimer;
     bool drainScheduled = false;
     bool draining = false; // drain() is on the stack: a nested call only asks for another pass

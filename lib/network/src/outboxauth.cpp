@@ -24,16 +24,24 @@ std::optional<qint64> OutboxPrivate::credentialsRetry(const QNetworkReply *reply
     if (!watchedAuthenticators.contains(authenticator)) {
         watchedAuthenticators.removeAll(nullptr);
         watchedAuthenticators.append(authenticator);
-        // New credentials: the items a 401 held back go now, each in its place.
+        // Credentials back after a refusal (the user signed in again): the items that wait
+        // out their backoff go now, each in its place. After an ordinary renewal nothing
+        // waits (they went again at once); flushing then would let two items that keep
+        // getting 401 set off each other's renewals without end.
         QObject::connect(authenticator, &Authenticator::renewalFinished, q,
-                         [q](const QString &, Authenticator::Result result) {
-                             if (result == Authenticator::Renewed)
-                                 q->flush();
+                         [this](const QString &account, Authenticator::Result result) {
+                             if (result == Authenticator::Rejected)
+                                 refusedAccounts.insert(account);
+                             else if (result == Authenticator::Renewed &&
+                                      refusedAccounts.remove(account))
+                                 q_func()->flush();
                          });
     }
     if (authenticator->isRejected(key) && !authenticator->isRenewing(key))
-        return -1;
-    return 0;
+        refusedAccounts.insert(key);
+    // While the renewal runs, at once: the manager holds the item until it ends and signs
+    // it anew. Otherwise (refused, or renewed and refused again) after the backoff.
+    return authenticator->isRenewing(key) ? 0 : -1;
 }
 
 } // namespace KeepTrying

@@ -69,9 +69,9 @@ class RetryingNetworkAccessManager;
         names with Authenticator::useAuthenticator()): an expired token, not a refusal. The
         manager sent it again after the renewal when it could; when it could not (no
         Idempotency-Key), the item keeps its place and goes again at once, held by the
-        manager until the renewal ends, signed anew; after a refused renewal, after the
-        backoff (and at the next successful renewal, which flushes the outbox). Never a
-        dead letter.
+        manager until the renewal ends, signed anew; when no renewal runs (it was refused,
+        or the new credentials were refused too), after the backoff, and at once when a
+        renewal succeeds after a refusal (the user signed in again). Never a dead letter.
     \li A status the retry-later predicate accepts (setRetryLaterPredicate()): kept in its
         place, retried after the backoff or at the next flush().
     \li 408, 429, 5xx (those RetryPolicy retries) and connectivity faults, once the manager
