@@ -182,6 +182,7 @@ private Q_SLOTS:
     void concurrentRequestsAtExpiryRenewOnce_data();
     void concurrentRequestsAtExpiryRenewOnce();
     void unavailableRenewalKeepsCredentialsAndRetries();
+    void renewalAskedDuringBackoffStartsNow();
     void rejectedRenewalDeliversTheCallers401();
     void secondRefusalAfterRenewalIsDelivered();
     void writeWithoutKeyIsNotSentAgain();
@@ -296,6 +297,28 @@ void tst_Authenticator::unavailableRenewalKeepsCredentialsAndRetries()
     QCOMPARE(auth.renewals, 3);
     QCOMPARE(ended.size(), 3);
     QCOMPARE(ended.last().at(1).value<Authenticator::Result>(), Authenticator::Renewed);
+}
+
+void tst_Authenticator::renewalAskedDuringBackoffStartsNow()
+{
+    // After Unavailable the renewal waits to try again; asked for meanwhile (the user
+    // pressed Sign In), it tries now rather than after the backoff.
+    m_server->dropsLeft = 1;
+    auto manager = makeManager();
+    TokenAuthenticator auth(manager.get(), url(QStringLiteral("/token")));
+    auth.setRenewalRetryDelays(600000, 600000);
+    manager->setAuthenticator(&auth);
+    QSignalSpy ended(&auth, &Authenticator::renewalFinished);
+    RetryingReply *reply = manager->retryingGet(QNetworkRequest(url(QStringLiteral("/data/1"))));
+    QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 5000);
+    const QString key = ended.first().at(0).toString();
+    QVERIFY(auth.isRenewing(key));
+    auth.requestRenewal(key);
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(m_server->tokenRequests, 2);
+    auth.requestRenewal(QString()); // no account: nothing
+    QCOMPARE(m_server->tokenRequests, 2);
 }
 
 void tst_Authenticator::rejectedRenewalDeliversTheCallers401()

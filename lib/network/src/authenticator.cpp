@@ -31,7 +31,12 @@ QString Authenticator::accountKey(const QNetworkRequest &request) const
 void Authenticator::requestRenewal(const QString &key)
 {
     Q_D(Authenticator);
-    if (key.isEmpty() || isRenewing(key))
+    if (key.isEmpty())
+        return;
+    // Waiting to try again after Unavailable is not a renewal running: asked now (a Sign In
+    // button), it starts now.
+    const auto *account = d->account(key);
+    if (account && account->renewing && !(account->retry && account->retry->isActive()))
         return;
     d->start(key);
 }

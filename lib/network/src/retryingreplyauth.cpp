@@ -95,7 +95,7 @@ bool RetryingReplyPrivate::credentialsRefused(const Outcome &outcome)
     if (!current || forwarder.mode != Mode::Holding || !mayRenewCredentials(401)) {
         // Delivered as it is (it must not be sent twice): the requests after it need the
         // renewal all the same.
-        if (!renewedSince && !auth->isRejected(authKey))
+        if (!renewedSince && !auth->isRejected(authKey) && !auth->isRenewing(authKey))
             auth->requestRenewal(authKey);
         return false;
     }

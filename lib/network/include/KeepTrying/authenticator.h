@@ -95,7 +95,8 @@ public:
     virtual void sign(const QString &key, QNetworkRequest &request) const = 0;
 
     /*! Starts a renewal of \a key unless one runs (e.g. to sign in the first time, or after
-        the user typed a new password): requests of \a key wait for it. */
+        the user typed a new password): requests of \a key wait for it. While a renewal
+        waits to try again after Unavailable, it tries again now. */
     void requestRenewal(const QString &key);
     /*! True from requestRenewal() (or a 401) to Renewed or Rejected, waits between
         Unavailable tries included. */
