@@ -15,6 +15,7 @@ packages=(
     libqt6sql6-sqlite qt6-l10n-tools qt6-tools-dev   # qt6-tools-dev: LinguistTools for the .ts
     libsqlite3-dev   # the reader's accent-folding search registers a function on Qt's SQLite
     libgl-dev fonts-dejavu-core
+    qt6-translations-l10n   # Qt's own words (Cancel, OK) in the reader's language
     iproute2 util-linux
     libnghttp2-dev valgrind   # the HTTP/2 test server; the memcheck pass of make test
     qtkeychain-qt6-dev   # the reader keeps sign-in secrets in the system keychain
@@ -22,6 +23,7 @@ packages=(
     dbus-daemon dbus-bin gnome-keyring   # tst_credentialstore_keychain: a private bus + keyring
     libqt6network6 libssl3   # Qt's TLS plugin (libqopensslbackend) and the OpenSSL it loads
     openssl   # tests/network/tls/make-certs.sh, to make the TLS suite's certificates again
+    doxygen   # the docs target: the API reference from the public headers
     curl   # tst_fetchproxy runs curl beside keeptrying-fetch: the proxy choice is curl's
 )
 if [ "${1:-}" = fuzz ]; then

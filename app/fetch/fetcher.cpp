@@ -501,7 +501,8 @@ void Fetcher::onFinished()
         return;
     }
     if (m_options.verbose) {
-        say(QStringLiteral("* done: %1 bytes in %2 attempt(s), %3 ms")
+        say((m_attempts == 1 ? QStringLiteral("* done: %1 bytes in %2 attempt, %3 ms")
+                             : QStringLiteral("* done: %1 bytes in %2 attempts, %3 ms"))
                 .arg(m_bytesWritten)
                 .arg(m_attempts)
                 .arg(m_elapsed.elapsed()));

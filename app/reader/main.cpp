@@ -10,6 +10,7 @@
 #include "ui/appicon.h"
 
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QLibraryInfo>
 #include <QtCore/QTimer>
 #include <QtCore/QTranslator>
 #include <QtWidgets/QApplication>
@@ -26,6 +27,12 @@ int main(int argc, char *argv[])
     if (translator.load(QLocale(), QStringLiteral("keeptrying-reader"), QStringLiteral("_"),
                         QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(&translator);
+    // Qt's own words (Cancel, OK, Close in every dialog's buttons), where the system has them
+    // (Debian: qt6-translations-l10n).
+    QTranslator qtTranslator;
+    if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
+                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(&qtTranslator);
     QApplication::setApplicationDisplayName(QStringLiteral("KeepTrying Reader"));
     QApplication::setOrganizationName(QStringLiteral("KeepTrying"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));

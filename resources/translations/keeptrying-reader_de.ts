@@ -15,6 +15,10 @@
         <source>⚠ Not saved</source>
         <translation>⚠ Nicht gespeichert</translation>
     </message>
+    <message>
+        <source>↻ Waiting</source>
+        <translation>↻ Wartet</translation>
+    </message>
 </context>
 <context>
     <name>BuiltInServer</name>
@@ -28,14 +32,100 @@
     </message>
 </context>
 <context>
+    <name>CertificateDialog</name>
+    <message>
+        <source>Check the Server&apos;s Certificate</source>
+        <translation>Zertifikat des Servers prüfen</translation>
+    </message>
+    <message>
+        <source>The Server&apos;s Certificate Has Changed</source>
+        <translation>Das Zertifikat des Servers hat sich geändert</translation>
+    </message>
+    <message>
+        <source>%1 uses a certificate that this computer does not trust.</source>
+        <translation>%1 verwendet ein Zertifikat, dem dieser Computer nicht vertraut.</translation>
+    </message>
+    <message>
+        <source>%1 presented a different certificate from the one you trusted for it.</source>
+        <translation>%1 hat ein anderes Zertifikat vorgelegt als das, dem Sie für diesen Server vertraut haben.</translation>
+    </message>
+    <message>
+        <source>If this is your own server, you can trust this certificate for this account. First compare its fingerprint below with the one your server shows: if they differ, someone may be in between, and you should not trust it.</source>
+        <translation>Wenn dies Ihr eigener Server ist, können Sie diesem Zertifikat für dieses Konto vertrauen. Vergleichen Sie zuerst den Fingerabdruck unten mit dem, den Ihr Server anzeigt: Weichen sie voneinander ab, hat sich womöglich jemand dazwischengeschaltet, und Sie sollten ihm nicht vertrauen.</translation>
+    </message>
+    <message>
+        <source>The reader did not connect and sent nothing. Someone may be pretending to be your server. If you replaced the server&apos;s certificate yourself, sign in again (File ▸ Sign In…) to trust the new one.</source>
+        <translation>Der Reader hat keine Verbindung aufgebaut und nichts gesendet. Möglicherweise gibt sich jemand als Ihr Server aus. Wenn Sie das Zertifikat des Servers selbst ersetzt haben, melden Sie sich erneut an (Datei ▸ Anmelden …), um dem neuen zu vertrauen.</translation>
+    </message>
+    <message>
+        <source>Someone may be pretending to be your server. Replace the trusted certificate only if you replaced it on the server yourself and the fingerprint below is the one your server shows.</source>
+        <translation>Möglicherweise gibt sich jemand als Ihr Server aus. Ersetzen Sie das vertrauenswürdige Zertifikat nur, wenn Sie es selbst auf dem Server ersetzt haben und der Fingerabdruck unten der ist, den Ihr Server anzeigt.</translation>
+    </message>
+    <message>
+        <source>Made for:</source>
+        <translation>Ausgestellt für:</translation>
+    </message>
+    <message>
+        <source>Issued by:</source>
+        <translation>Ausgestellt von:</translation>
+    </message>
+    <message>
+        <source>Valid until:</source>
+        <translation>Gültig bis:</translation>
+    </message>
+    <message>
+        <source>SHA-256 fingerprint:</source>
+        <translation>SHA-256-Fingerabdruck:</translation>
+    </message>
+    <message>
+        <source>What is wrong:</source>
+        <translation>Was nicht stimmt:</translation>
+    </message>
+    <message>
+        <source>Trust This Certificate</source>
+        <translation>Diesem Zertifikat vertrauen</translation>
+    </message>
+    <message>
+        <source>Replace the Trusted Certificate</source>
+        <translation>Vertrauenswürdiges Zertifikat ersetzen</translation>
+    </message>
+</context>
+<context>
+    <name>CertificateTrust</name>
+    <message>
+        <source>It was made by the server itself (self-signed): no authority this computer trusts vouches for it.</source>
+        <translation>Der Server hat es selbst erstellt (selbstsigniert): Keine Zertifizierungsstelle, der dieser Computer vertraut, bürgt dafür.</translation>
+    </message>
+    <message>
+        <source>It was issued by an authority this computer does not know, such as a private one of your own.</source>
+        <translation>Es wurde von einer Zertifizierungsstelle ausgestellt, die dieser Computer nicht kennt, etwa einer eigenen, privaten.</translation>
+    </message>
+    <message>
+        <source>It was not made for the name %1.</source>
+        <translation>Es wurde nicht für den Namen %1 ausgestellt.</translation>
+    </message>
+    <message>
+        <source>It expired on %1.</source>
+        <translation>Es ist am %1 abgelaufen.</translation>
+    </message>
+    <message>
+        <source>It is valid only from %1.</source>
+        <translation>Es ist erst ab %1 gültig.</translation>
+    </message>
+    <message>
+        <source>Its issuer has withdrawn it.</source>
+        <translation>Sein Aussteller hat es zurückgezogen.</translation>
+    </message>
+    <message>
+        <source>It cannot be checked.</source>
+        <translation>Es lässt sich nicht prüfen.</translation>
+    </message>
+</context>
+<context>
     <name>ConnectivityNotice</name>
     <message>
         <source>Back online — updated.</source>
         <translation>Wieder online – aktualisiert.</translation>
-    </message>
-    <message>
-        <source>0 articles</source>
-        <translation>0 Artikel</translation>
     </message>
     <message>
         <source>Nothing saved yet</source>
@@ -62,16 +152,8 @@
         <translation>1 Änderung wartet</translation>
     </message>
     <message>
-        <source>%1 changes waiting</source>
-        <translation>%1 Änderungen warten</translation>
-    </message>
-    <message>
         <source>1 change not saved</source>
         <translation>1 Änderung nicht gespeichert</translation>
-    </message>
-    <message>
-        <source>%1 changes not saved</source>
-        <translation>%1 Änderungen nicht gespeichert</translation>
     </message>
     <message>
         <source>They go to the server by themselves as soon as it can be reached.</source>
@@ -177,6 +259,31 @@
         <source>The name %1 could not be found: the address may be misspelled. Check it in Sign In; until then the reader keeps trying.</source>
         <translation>Der Name %1 wurde nicht gefunden: Vielleicht ist die Adresse falsch geschrieben. Prüfen Sie sie unter „Anmelden“; bis dahin versucht es der Reader weiter.</translation>
     </message>
+    <message numerus="yes">
+        <source>%n articles</source>
+        <translation>
+            <numerusform>%n Artikel</numerusform>
+            <numerusform>%n Artikel</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n changes waiting</source>
+        <translation>
+            <numerusform>%n Änderung wartet</numerusform>
+            <numerusform>%n Änderungen warten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n changes not saved</source>
+        <translation>
+            <numerusform>%n Änderung nicht gespeichert</numerusform>
+            <numerusform>%n Änderungen nicht gespeichert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>You&apos;re offline; the reader tries again by itself when the network is back.</source>
+        <translation>Sie sind offline; der Reader versucht es von selbst erneut, sobald das Netzwerk wieder da ist.</translation>
+    </message>
 </context>
 <context>
     <name>DeveloperWindow</name>
@@ -272,6 +379,22 @@
         <source>None: the server behaves.</source>
         <translation>Keine: Der Server verhält sich normal.</translation>
     </message>
+    <message>
+        <source>Simulate offline</source>
+        <translation>Offline simulieren</translation>
+    </message>
+    <message>
+        <source>Simulate offline (%1)</source>
+        <translation>Offline simulieren (%1)</translation>
+    </message>
+    <message>
+        <source>Now: offline (simulated); requests wait until this is switched off.</source>
+        <translation>Jetzt: offline (simuliert); Anfragen warten, bis dies ausgeschaltet wird.</translation>
+    </message>
+    <message>
+        <source>Now: using the network.</source>
+        <translation>Jetzt: Netzwerk wird verwendet.</translation>
+    </message>
 </context>
 <context>
     <name>FailedChangesDialog</name>
@@ -309,19 +432,27 @@
         <source>Every change has been saved.</source>
         <translation>Alle Änderungen sind gespeichert.</translation>
     </message>
+    <message>
+        <source>1 change is waiting to be sent; it goes to the server by itself as soon as the server can be reached.</source>
+        <translation>1 Änderung wartet darauf, gesendet zu werden; sie geht von selbst an den Server, sobald er erreichbar ist.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n changes are waiting to be sent; they go to the server by themselves as soon as the server can be reached.</source>
+        <translation>
+            <numerusform>%n Änderung wartet darauf, gesendet zu werden; sie geht von selbst an den Server, sobald er erreichbar ist.</numerusform>
+            <numerusform>%n Änderungen warten darauf, gesendet zu werden; sie gehen von selbst an den Server, sobald er erreichbar ist.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The server has refused none of your changes.</source>
+        <translation>Der Server hat keine Ihrer Änderungen abgelehnt.</translation>
+    </message>
 </context>
 <context>
     <name>FilterPane</name>
     <message>
         <source>Filters</source>
         <translation>Filter</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n article(s)</source>
-        <translation>
-            <numerusform>%1: %n Artikel</numerusform>
-            <numerusform>%1: %n Artikel</numerusform>
-        </translation>
     </message>
     <message>
         <source>Unread</source>
@@ -343,12 +474,58 @@
         <source>Tags</source>
         <translation>Schlagwörter</translation>
     </message>
+    <message>
+        <source>%1: 1 article</source>
+        <translation>%1: 1 Artikel</translation>
+    </message>
     <message numerus="yes">
-        <source>Tagged “%1”: %n article(s)</source>
+        <source>%1: %n articles</source>
+        <translation>
+            <numerusform>%1: %n Artikel</numerusform>
+            <numerusform>%1: %n Artikel</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Tagged “%1”: 1 article</source>
+        <translation>Schlagwort „%1“: 1 Artikel</translation>
+    </message>
+    <message numerus="yes">
+        <source>Tagged “%1”: %n articles</source>
         <translation>
             <numerusform>Schlagwort „%1“: %n Artikel</numerusform>
             <numerusform>Schlagwort „%1“: %n Artikel</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>KeepTrying::RetryBanner</name>
+    <message>
+        <source>Still trying</source>
+        <translation>Wird weiter versucht</translation>
+    </message>
+    <message>
+        <source>This is taking longer than usual. Please check your network connection while we keep trying.</source>
+        <translation>Das dauert länger als üblich. Bitte prüfen Sie Ihre Netzwerkverbindung, während wir es weiter versuchen.</translation>
+    </message>
+    <message>
+        <source>You&apos;re offline. We&apos;ll keep trying and load this as soon as you&apos;re back.</source>
+        <translation>Sie sind offline. Wir versuchen es weiter und laden dies, sobald Sie wieder online sind.</translation>
+    </message>
+    <message>
+        <source>The server is busy right now. Your network is fine; we&apos;ll keep trying and load this as soon as it can answer.</source>
+        <translation>Der Server ist gerade ausgelastet. Ihr Netzwerk ist in Ordnung; wir versuchen es weiter und laden dies, sobald er antworten kann.</translation>
+    </message>
+    <message>
+        <source>The server isn&apos;t answering right now. Your network is fine; we&apos;ll keep trying and load this as soon as the server is back.</source>
+        <translation>Der Server antwortet gerade nicht. Ihr Netzwerk ist in Ordnung; wir versuchen es weiter und laden dies, sobald der Server wieder da ist.</translation>
+    </message>
+    <message>
+        <source>The server can&apos;t be found right now. Please check your network connection while we keep trying.</source>
+        <translation>Der Server ist gerade nicht zu finden. Bitte prüfen Sie Ihre Netzwerkverbindung, während wir es weiter versuchen.</translation>
+    </message>
+    <message>
+        <source>The server can&apos;t be reached right now. Please check your network connection while we keep trying.</source>
+        <translation>Der Server ist gerade nicht erreichbar. Bitte prüfen Sie Ihre Netzwerkverbindung, während wir es weiter versuchen.</translation>
     </message>
 </context>
 <context>
@@ -573,10 +750,6 @@
         <translation>1 Artikel</translation>
     </message>
     <message>
-        <source>%1 articles</source>
-        <translation>%1 Artikel</translation>
-    </message>
-    <message>
         <source>Nothing found</source>
         <translation>Nichts gefunden</translation>
     </message>
@@ -625,18 +798,6 @@
         <translation>„%1“ archiviert</translation>
     </message>
     <message>
-        <source>Deleted “%1”</source>
-        <translation>„%1“ gelöscht</translation>
-    </message>
-    <message>
-        <source>Edit Tags</source>
-        <translation>Schlagwörter bearbeiten</translation>
-    </message>
-    <message>
-        <source>Tags of “%1”, separated by commas:</source>
-        <translation>Schlagwörter von „%1“, durch Kommas getrennt:</translation>
-    </message>
-    <message>
         <source>Save a Link</source>
         <translation>Link speichern</translation>
     </message>
@@ -657,8 +818,35 @@
         <translation>Tastenkürzel</translation>
     </message>
     <message>
-        <source>&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g u&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Unread&lt;/td&gt;&lt;td&gt;&lt;b&gt;j / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Starred&lt;/td&gt;&lt;td&gt;&lt;b&gt;k / ↑&lt;/b&gt;&lt;/td&gt;&lt;td&gt;previous article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Archive&lt;/td&gt;&lt;td&gt;&lt;b&gt;f&lt;/b&gt;&lt;/td&gt;&lt;td&gt;star or unstar&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g r&lt;/b&gt;&lt;/td&gt;&lt;td&gt;All articles&lt;/td&gt;&lt;td&gt;&lt;b&gt;a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;archive or unarchive&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g t&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Tags&lt;/td&gt;&lt;td&gt;&lt;b&gt;Delete&lt;/b&gt;&lt;/td&gt;&lt;td&gt;delete the article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Search&lt;/td&gt;&lt;td&gt;&lt;b&gt;o&lt;/b&gt;&lt;/td&gt;&lt;td&gt;open the original page&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;?&lt;/b&gt;&lt;/td&gt;&lt;td&gt;this help&lt;/td&gt;&lt;td&gt;&lt;b&gt;Ctrl + / −&lt;/b&gt;&lt;/td&gt;&lt;td&gt;text size&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g u&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Ungelesen&lt;/td&gt;&lt;td&gt;&lt;b&gt;j / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;nächster Artikel&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Markiert&lt;/td&gt;&lt;td&gt;&lt;b&gt;k / ↑&lt;/b&gt;&lt;/td&gt;&lt;td&gt;vorheriger Artikel&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Archiv&lt;/td&gt;&lt;td&gt;&lt;b&gt;f&lt;/b&gt;&lt;/td&gt;&lt;td&gt;markieren oder Markierung entfernen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g r&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Alle Artikel&lt;/td&gt;&lt;td&gt;&lt;b&gt;a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;archivieren oder aus dem Archiv holen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g t&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Schlagwörter&lt;/td&gt;&lt;td&gt;&lt;b&gt;Entf&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Artikel löschen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Suche&lt;/td&gt;&lt;td&gt;&lt;b&gt;o&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Originalseite öffnen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;?&lt;/b&gt;&lt;/td&gt;&lt;td&gt;diese Hilfe&lt;/td&gt;&lt;td&gt;&lt;b&gt;Strg + / −&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Schriftgröße&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+        <source>&amp;Undo Delete</source>
+        <translation>Löschen &amp;rückgängig machen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n articles</source>
+        <translation>
+            <numerusform>%n Artikel</numerusform>
+            <numerusform>%n Artikel</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Article deleted —</source>
+        <translation>Artikel gelöscht –</translation>
+    </message>
+    <message>
+        <source>“%1” was already deleted on the server. That can&apos;t be undone.</source>
+        <translation>„%1“ wurde auf dem Server bereits gelöscht. Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>“%1” is back.</source>
+        <translation>„%1“ ist wieder da.</translation>
+    </message>
+    <message>
+        <source>No web browser could be opened for %1. The address is copied: paste it into a browser.</source>
+        <translation>Für %1 ließ sich kein Webbrowser öffnen. Die Adresse ist kopiert: Fügen Sie sie in einen Browser ein.</translation>
+    </message>
+    <message>
+        <source>&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g u&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Unread&lt;/td&gt;&lt;td&gt;&lt;b&gt;j / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Starred&lt;/td&gt;&lt;td&gt;&lt;b&gt;k / ↑&lt;/b&gt;&lt;/td&gt;&lt;td&gt;previous article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Archive&lt;/td&gt;&lt;td&gt;&lt;b&gt;f&lt;/b&gt;&lt;/td&gt;&lt;td&gt;star or unstar&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g r&lt;/b&gt;&lt;/td&gt;&lt;td&gt;All articles&lt;/td&gt;&lt;td&gt;&lt;b&gt;a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;archive or unarchive&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g t&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Tags&lt;/td&gt;&lt;td&gt;&lt;b&gt;Delete&lt;/b&gt;&lt;/td&gt;&lt;td&gt;delete the article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Search&lt;/td&gt;&lt;td&gt;&lt;b&gt;o&lt;/b&gt;&lt;/td&gt;&lt;td&gt;open the original page&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;?&lt;/b&gt;&lt;/td&gt;&lt;td&gt;this help&lt;/td&gt;&lt;td&gt;&lt;b&gt;Ctrl + / −&lt;/b&gt;&lt;/td&gt;&lt;td&gt;text size&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;/td&gt;&lt;td&gt;&lt;/td&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo the delete&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g u&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Ungelesen&lt;/td&gt;&lt;td&gt;&lt;b&gt;j / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;nächster Artikel&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Markiert&lt;/td&gt;&lt;td&gt;&lt;b&gt;k / ↑&lt;/b&gt;&lt;/td&gt;&lt;td&gt;vorheriger Artikel&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Archiv&lt;/td&gt;&lt;td&gt;&lt;b&gt;f&lt;/b&gt;&lt;/td&gt;&lt;td&gt;markieren oder Markierung aufheben&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g r&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Alle Artikel&lt;/td&gt;&lt;td&gt;&lt;b&gt;a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;archivieren oder zurückholen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g t&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Schlagwörter&lt;/td&gt;&lt;td&gt;&lt;b&gt;Entf&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Artikel löschen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Suche&lt;/td&gt;&lt;td&gt;&lt;b&gt;o&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Originalseite öffnen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;?&lt;/b&gt;&lt;/td&gt;&lt;td&gt;diese Hilfe&lt;/td&gt;&lt;td&gt;&lt;b&gt;Strg + / −&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Schriftgröße&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;/td&gt;&lt;td&gt;&lt;/td&gt;&lt;td&gt;&lt;b&gt;Strg+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Löschen rückgängig machen&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
 </context>
 <context>
@@ -681,10 +869,6 @@
     <message>
         <source> MiB</source>
         <translation> MiB</translation>
-    </message>
-    <message>
-        <source>Articles you opened and their pictures are always kept; previews of other articles make room when this is full.</source>
-        <translation>Geöffnete Artikel und ihre Bilder werden immer aufbewahrt; Vorschauen anderer Artikel machen Platz, wenn der Speicher voll ist.</translation>
     </message>
     <message>
         <source>Space for offline copies:</source>
@@ -730,6 +914,10 @@
         <source>Through proxy %1</source>
         <translation>Über Proxy %1</translation>
     </message>
+    <message>
+        <source>Articles you opened and their pictures are always kept; pictures of other saved articles and previews make room when this is full.</source>
+        <translation>Geöffnete Artikel und ihre Bilder werden immer behalten; Bilder anderer gespeicherter Artikel und Vorschaubilder machen Platz, wenn der Speicher voll ist.</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -748,6 +936,14 @@
     <message>
         <source>Built-in demo server</source>
         <translation>Eingebauter Demo-Server</translation>
+    </message>
+    <message>
+        <source>no name</source>
+        <translation>kein Name</translation>
+    </message>
+    <message>
+        <source>itself</source>
+        <translation>sich selbst</translation>
     </message>
 </context>
 <context>
@@ -768,13 +964,45 @@
         <source>Original: </source>
         <translation>Original: </translation>
     </message>
+    <message>
+        <source>Star or unstar this article (F)</source>
+        <translation>Diesen Artikel markieren oder die Markierung aufheben (F)</translation>
+    </message>
+    <message>
+        <source>Archive this article, or move it back (A)</source>
+        <translation>Diesen Artikel archivieren oder zurückholen (A)</translation>
+    </message>
+    <message>
+        <source>★ Starred</source>
+        <translation>★ Markiert</translation>
+    </message>
+    <message>
+        <source>☆ Star</source>
+        <translation>☆ Markieren</translation>
+    </message>
+    <message>
+        <source>Starred</source>
+        <translation>Markiert</translation>
+    </message>
+    <message>
+        <source>Star</source>
+        <translation>Markieren</translation>
+    </message>
+    <message>
+        <source>✓ Archived</source>
+        <translation>✓ Archiviert</translation>
+    </message>
+    <message>
+        <source>Archive</source>
+        <translation>Archivieren</translation>
+    </message>
+    <message>
+        <source>Archived</source>
+        <translation>Archiviert</translation>
+    </message>
 </context>
 <context>
     <name>RequestLog</name>
-    <message>
-        <source>attempt %1: %2, next in %3 ms</source>
-        <translation>Versuch %1: %2, nächster in %3 ms</translation>
-    </message>
     <message>
         <source>waiting for connectivity</source>
         <translation>wartet auf Verbindung</translation>
@@ -782,10 +1010,6 @@
     <message>
         <source>connectivity back</source>
         <translation>Verbindung wieder da</translation>
-    </message>
-    <message>
-        <source>stopped: %1</source>
-        <translation>beendet: %1</translation>
     </message>
     <message>
         <source>cancelled</source>
@@ -816,10 +1040,6 @@
         <translation>Gestartet</translation>
     </message>
     <message>
-        <source>Request</source>
-        <translation>Anfrage</translation>
-    </message>
-    <message>
         <source>Attempts</source>
         <translation>Versuche</translation>
     </message>
@@ -838,6 +1058,66 @@
     <message>
         <source>Outcome</source>
         <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>attempt %1: %2, %3 for %4 ms</source>
+        <translation>Versuch %1: %2, %3 für %4 ms</translation>
+    </message>
+    <message>
+        <source>attempt %1: %2, %3</source>
+        <translation>Versuch %1: %2, %3</translation>
+    </message>
+    <message>
+        <source>stopped: %1, attempts: %2</source>
+        <translation>beendet: %1, Versuche: %2</translation>
+    </message>
+    <message>
+        <source>, waiting for %1</source>
+        <translation>, wartete auf %1</translation>
+    </message>
+    <message>
+        <source>offline (simulated)</source>
+        <translation>offline (simuliert)</translation>
+    </message>
+    <message>
+        <source>until %1</source>
+        <translation>bis %1</translation>
+    </message>
+    <message>
+        <source>%1 ahead</source>
+        <translation>%1 davor</translation>
+    </message>
+    <message>
+        <source>streamed</source>
+        <translation>gestreamt</translation>
+    </message>
+    <message>
+        <source> B</source>
+        <translation> B</translation>
+    </message>
+    <message>
+        <source>(was) %1</source>
+        <translation>(war) %1</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>Idempotency-Key</source>
+        <translation>Idempotency-Key</translation>
+    </message>
+    <message>
+        <source>Body</source>
+        <translation>Body</translation>
+    </message>
+    <message>
+        <source>Wait reason</source>
+        <translation>Wartegrund</translation>
     </message>
 </context>
 <context>
@@ -892,6 +1172,59 @@
     </message>
 </context>
 <context>
+    <name>SimulatedOfflineIndicator</name>
+    <message>
+        <source>Offline (simulated)</source>
+        <translation>Offline (simuliert)</translation>
+    </message>
+    <message>
+        <source>The reader acts as if there were no network: changes wait on this computer and are sent when Developer ▸ Simulate Offline is switched off.</source>
+        <translation>Der Reader tut so, als gäbe es kein Netzwerk: Änderungen warten auf diesem Computer und werden gesendet, sobald Entwickler ▸ Offline simulieren ausgeschaltet wird.</translation>
+    </message>
+</context>
+<context>
+    <name>TagEditorDialog</name>
+    <message>
+        <source>Edit Tags</source>
+        <translation>Schlagwörter bearbeiten</translation>
+    </message>
+    <message>
+        <source>Tags of “%1”</source>
+        <translation>Schlagwörter von „%1“</translation>
+    </message>
+    <message>
+        <source>No tags yet.</source>
+        <translation>Noch keine Schlagwörter.</translation>
+    </message>
+    <message>
+        <source>Untick a tag to remove it.</source>
+        <translation>Entfernen Sie das Häkchen, um ein Schlagwort zu entfernen.</translation>
+    </message>
+    <message>
+        <source>Untick to remove “%1” from this article</source>
+        <translation>Häkchen entfernen, um „%1“ von diesem Artikel zu entfernen</translation>
+    </message>
+    <message>
+        <source>New tags, separated by commas</source>
+        <translation>Neue Schlagwörter, durch Kommas getrennt</translation>
+    </message>
+    <message>
+        <source>&amp;Add:</source>
+        <translation>&amp;Hinzufügen:</translation>
+    </message>
+</context>
+<context>
+    <name>UndoNotice</name>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>Take it back (Ctrl+Z)</source>
+        <translation>Rückgängig machen (Strg+Z)</translation>
+    </message>
+</context>
+<context>
     <name>WallabagClient</name>
     <message>
         <source>%1 pointed the list to another server (%2); the reader only talks to the server you signed in to.</source>
@@ -936,6 +1269,10 @@
     <message>
         <source>%1 refused the reader&apos;s request. Check the address in Sign In, or tell the server&apos;s administrator.</source>
         <translation>%1 hat die Anfrage des Readers abgelehnt. Prüfen Sie die Adresse unter „Anmelden“ oder wenden Sie sich an die Administration des Servers.</translation>
+    </message>
+    <message>
+        <source>The reader did not connect to %1: its certificate is not one this computer trusts, so nothing was sent to it.</source>
+        <translation>Der Reader hat sich nicht mit %1 verbunden: Dieser Computer vertraut seinem Zertifikat nicht, daher wurde nichts dorthin gesendet.</translation>
     </message>
 </context>
 </TS>

@@ -56,6 +56,9 @@ class tst_DropInDefaults : public QObject
 private Q_SLOTS:
     void initTestCase();
     void silentServerEndsLikeQt();
+    void silentServerEndsEveryRequestOfABurst_data();
+    void silentServerEndsEveryRequestOfABurst();
+    void oneAttemptReadsInTheSingular();
     void offlineRequestStillWaits();
     void breakerOpensWithoutAWarning();
     void droppedConnectionOnAHealthyServerRetriesWhenAnnounced();
@@ -108,6 +111,90 @@ void tst_DropInDefaults::silentServerEndsLikeQt()
     // waited for as if offline.
     QTRY_VERIFY_WITH_TIMEOUT(manager.reachability()->isReachable(server.url()), 5000);
     QCOMPARE(manager.reachability()->probeCount(), 0);
+}
+
+void tst_DropInDefaults::silentServerEndsEveryRequestOfABurst_data()
+{
+    QTest::addColumn<int>("count");
+    QTest::newRow("20 requests") << 20;
+    QTest::newRow("50 requests") << 50;
+}
+
+// Many requests at once to a server that accepts and never answers. Under plain Qt every one
+// ends after one transfer timeout: Qt's timeout also runs while a request waits for one of
+// its six connections to the host, so the queued ones end unsent. With the default policy each
+// ends too, after at most maxTimeoutAttempts timeouts and the backoff between them, however
+// many there are: a request that waits for the origin's window (which a timeout restarts at
+// one) spends its own timeout there, counted as a timed-out attempt that was never sent.
+void tst_DropInDefaults::silentServerEndsEveryRequestOfABurst()
+{
+    QFETCH(int, count);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::stall(); });
+    QNetworkRequest request(server.url(QStringLiteral("/api/entries")));
+    constexpr int timeoutMs = 500;
+    request.setTransferTimeout(timeoutMs);
+
+    const auto startAll = [&](QNetworkAccessManager &manager, int &ended) {
+        std::vector<std::unique_ptr<QNetworkReply>> replies;
+        for (int i = 0; i < count; ++i) {
+            replies.emplace_back(manager.get(request));
+            QObject::connect(replies.back().get(), &QNetworkReply::finished, [&ended] { ++ended; });
+        }
+        return replies;
+    };
+
+    QNetworkAccessManager plain;
+    int plainEnded = 0;
+    QElapsedTimer plainClock;
+    plainClock.start();
+    const auto qtReplies = startAll(plain, plainEnded);
+    QTRY_COMPARE_WITH_TIMEOUT(plainEnded, count, 10000);
+    const qint64 plainMs = plainClock.elapsed();
+    for (const auto &reply : qtReplies)
+        QCOMPARE(reply->error(), QNetworkReply::OperationCanceledError); // what Qt 6.4 does
+    const int plainSent = server.requestCount(); // the others timed out in Qt's queue
+
+    RetryingNetworkAccessManager manager; // the default policy
+    const RetryPolicy policy = manager.retryPolicy();
+    int ended = 0;
+    QElapsedTimer clock;
+    clock.start();
+    const auto replies = startAll(manager, ended);
+    // Each request: maxTimeoutAttempts timeouts (sent or waited) and two backoffs of at most
+    // 200 and 400 ms, about 2.1 s whatever the count; a loose bound for a loaded machine,
+    // far below the ~count x 1.5 s the requests took one after the other.
+    QTRY_COMPARE_WITH_TIMEOUT(ended, count, 15000);
+    const qint64 oursMs = clock.elapsed();
+    for (const auto &reply : replies) {
+        QCOMPARE(reply->error(), QNetworkReply::OperationCanceledError);
+        const int attempts = qobject_cast<RetryingReply *>(reply.get())->attemptCount();
+        QVERIFY2(attempts <= policy.maxTimeoutAttempts, qPrintable(QString::number(attempts)));
+    }
+    QVERIFY(server.requestCount() - plainSent <= count * policy.maxTimeoutAttempts);
+    qInfo("%d requests, transfer timeout %d ms: plain Qt ended all in %lld ms (%d sent), ours "
+          "in %lld ms (%d sent)",
+          count, timeoutMs, plainMs, plainSent, oursMs, server.requestCount() - plainSent);
+}
+
+// A count of one reads "1 attempt", never "1 attempts".
+void tst_DropInDefaults::oneAttemptReadsInTheSingular()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &, int) { return TestServer::stall(); });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy = manager.retryPolicy();
+    policy.deadlineMs = 300;
+    manager.setRetryPolicy(policy);
+    std::unique_ptr<QNetworkReply> reply(
+        manager.get(QNetworkRequest(server.url(QStringLiteral("/slow")))));
+    QSignalSpy finished(reply.get(), &QNetworkReply::finished);
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(qobject_cast<RetryingReply *>(reply.get())->attemptCount(), 1);
+    QCOMPARE(reply->error(), QNetworkReply::TimeoutError);
+    QCOMPARE(reply->errorString(), QStringLiteral("The deadline of 300 ms passed after 1 attempt"));
 }
 
 // The mission stays: a request that waits because the machine is offline waits, however

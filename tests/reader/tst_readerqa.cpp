@@ -19,6 +19,8 @@
 #include "ui/readingpane.h"
 
 #include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/retrybanner.h>
+#include <KeepTrying/retrybannercontroller.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QTemporaryDir>
@@ -63,6 +65,7 @@ private Q_SLOTS:
     void readingPaneStarAndArchive();
     void metadataLeavesPartsOutWhole();
     void longTagLeavesRoomForItsCount();
+    void bannerMovesNothing();
 
 private:
     QAction *action(const QString &text) const;
@@ -480,6 +483,51 @@ void tst_ReaderQa::longTagLeavesRoomForItsCount()
     QTRY_VERIFY_WITH_TIMEOUT(m_window->filterPane()->findItems(tag, Qt::MatchExactly).size() == 1,
                              3000);
     shoot(m_window.get(), QStringLiteral("long-tag"));
+}
+
+// A banner sliding open (offline here) or the "Back online" notice move nothing: the list,
+// its first row and the search box stay where the pointer aimed; the banner covers none
+// of them.
+void tst_ReaderQa::bannerMovesNothing()
+{
+    QListView *list = m_window->listView();
+    QVERIFY(list->model()->rowCount() > 0);
+    KeepTrying::RetryBanner *banner = m_window->banner();
+    KeepTrying::RetryBanner *notice = m_window->noticeBanner();
+    QVERIFY(!banner->isVisible());
+    const QPoint listTop = list->mapToGlobal(QPoint(0, 0));
+    const QRect firstRow = list->visualRect(list->model()->index(0, 0));
+    auto *search = m_window->findChild<QLineEdit *>();
+    QVERIFY(search);
+    const QPoint searchTop = search->mapToGlobal(QPoint(0, 0));
+
+    m_window->setSimulatedOffline(true);
+    QNetworkRequest request(
+        (*m_server)->baseUrl().resolved(QUrl(QStringLiteral("/api/entries.json"))));
+    KeepTrying::RetryBannerController::markUserWaiting(request);
+    QNetworkReply *reply = m_manager->get(request);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        banner->isVisible() && !banner->isShowAnimationRunning() && banner->height() > 20, 3000);
+    QTest::qWait(50); // let a layout request that would move the list land
+    QCOMPARE(list->mapToGlobal(QPoint(0, 0)), listTop);
+    QCOMPARE(list->visualRect(list->model()->index(0, 0)), firstRow);
+    QCOMPARE(search->mapToGlobal(QPoint(0, 0)), searchTop);
+    const QRect bannerArea(banner->mapToGlobal(QPoint(0, 0)), banner->size());
+    QVERIFY(!bannerArea.intersects(QRect(listTop, list->size())));
+    QVERIFY(!bannerArea.intersects(QRect(searchTop, search->size())));
+    shoot(m_window.get(), QStringLiteral("banner-over-pane"));
+
+    m_window->setSimulatedOffline(false);
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 5000);
+    reply->deleteLater();
+    QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 3000);
+    notice->setAnimated(false);
+    notice->animatedShow();
+    QTRY_VERIFY_WITH_TIMEOUT(notice->isVisible() && notice->height() > 20, 3000);
+    QTest::qWait(50);
+    QCOMPARE(list->mapToGlobal(QPoint(0, 0)), listTop);
+    notice->animatedHide();
+    QCOMPARE(list->mapToGlobal(QPoint(0, 0)), listTop);
 }
 
 QTEST_MAIN(tst_ReaderQa)

@@ -5,6 +5,7 @@
 #include "testserver.h"
 
 #include "library/readernetwork.h"
+#include "library/requestlog.h"
 #include "readerapp.h"
 #include "ui/mainwindow.h"
 #include "ui/readingpane.h"
@@ -12,6 +13,7 @@
 
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/retrybanner.h>
+#include <KeepTrying/retrybannercontroller.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QDir>
@@ -45,6 +47,8 @@ private Q_SLOTS:
     void cleanup();
     void notWallabagOffersSignIn();
     void serverTroubleInPlainWords();
+    void typedReasonNotText_data();
+    void typedReasonNotText();
 
 private:
     std::unique_ptr<ReaderApp> m_reader;
@@ -161,7 +165,7 @@ void tst_ReaderWords::serverTroubleInPlainWords()
         if (!text.isEmpty())
             said << text;
     });
-    connect(window->banner(), &KeepTrying::RetryBanner::textChanged, this,
+    connect(window->banner(), &KeepTrying::RetryBanner::currentTextChanged, this,
             [&said](const QString &text) { said << text; });
     QSignalSpy shown(window, &MainWindow::libraryShown);
     m_reader->start();
@@ -173,6 +177,80 @@ void tst_ReaderWords::serverTroubleInPlainWords()
              qPrintable(said.join(QLatin1Char('\n'))));
     for (const QString &text : std::as_const(said))
         QVERIFY2(!text.contains(engineering), qPrintable(text));
+}
+
+void tst_ReaderWords::typedReasonNotText_data()
+{
+    using KeepTrying::WaitReason;
+    QTest::addColumn<WaitReason>("reason");
+    QTest::addColumn<QString>("misleading");
+    QTest::addColumn<QString>("expectStatus");
+    QTest::addColumn<QString>("expectLog");
+
+    const QUrl origin(QStringLiteral("http://127.0.0.1:1"));
+    QTest::newRow("503 said as refused")
+        << WaitReason::backoff(origin, 5000).withFault(503, QNetworkReply::NoError)
+        << QStringLiteral("connection refused") << QStringLiteral("having trouble")
+        << QStringLiteral("Backoff until ");
+    QTest::newRow("name not found said as 503")
+        << WaitReason::backoff(origin, 5000).withFault(0, QNetworkReply::HostNotFoundError)
+        << QStringLiteral("HTTP 503") << QStringLiteral("could not be found")
+        << QStringLiteral("(HostNotFoundError)");
+    QTest::newRow("dropped said as host not found")
+        << WaitReason::backoff(origin, 5000).withFault(0, QNetworkReply::RemoteHostClosedError)
+        << QStringLiteral("host not found") << QStringLiteral("dropped")
+        << QStringLiteral("(RemoteHostClosedError)");
+    QTest::newRow("Retry-After said as timeout")
+        << WaitReason::retryAfter(origin, 5000).withFault(429, QNetworkReply::NoError)
+        << QStringLiteral("timeout") << QStringLiteral("having trouble")
+        << QStringLiteral("RetryAfter until ");
+}
+
+// The status bar and the request log render the typed reason the manager gives; its
+// log-form text says something else on purpose, and is never read.
+void tst_ReaderWords::typedReasonNotText()
+{
+    QFETCH(KeepTrying::WaitReason, reason);
+    QFETCH(QString, misleading);
+    QFETCH(QString, expectStatus);
+    QFETCH(QString, expectLog);
+
+    m_reader = std::make_unique<ReaderApp>(ReaderOptions());
+    QVERIFY2(m_reader->open(), qPrintable(m_reader->errorMessage()));
+    KeepTrying::RetryingNetworkAccessManager *manager = m_reader->manager();
+    RequestLog log(manager);
+    MainWindow *window = m_reader->window();
+    QSignalSpy shown(window, &MainWindow::libraryShown);
+    m_reader->start();
+    QVERIFY(shown.wait(15000));
+
+    // A request the user waits for, as the engine would announce its retry: typed first,
+    // then the log form.
+    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:1/api/entries.json")));
+    KeepTrying::RetryBannerController::markUserWaiting(request);
+    // Checked before the event loop runs: its real attempt has not started yet.
+    std::unique_ptr<QNetworkReply> reply(manager->get(request));
+    Q_EMIT manager->waitReasonChanged(reply.get(), reason);
+    Q_EMIT manager->retryScheduled(reply.get(), 1, 5000, misleading);
+
+    const QString status = window->statusBar()->currentMessage();
+    QVERIFY2(status.contains(expectStatus), qPrintable(status));
+    QVERIFY2(!status.contains(engineering), qPrintable(status));
+    int row = -1;
+    for (int r = 0; r < log.rowCount(); ++r) {
+        if (log.index(r, RequestLog::Url)
+                .data()
+                .toString()
+                .endsWith(QLatin1String(":1/api/entries.json")))
+            row = r;
+    }
+    QVERIFY(row >= 0);
+    const QString wait = log.index(row, RequestLog::WaitReason).data().toString();
+    QVERIFY2(wait.contains(expectLog), qPrintable(wait));
+    QVERIFY2(!wait.contains(misleading), qPrintable(wait));
+    const QString events = log.index(row, RequestLog::Events).data().toString();
+    QVERIFY2(!events.contains(misleading), qPrintable(events));
+    reply->abort();
 }
 
 // Settings, libraries and offline copies in a directory of the test's own, and no keychain.

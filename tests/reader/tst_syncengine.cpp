@@ -50,6 +50,8 @@ private Q_SLOTS:
     void tagRemovedBeforeItsIdIsKnown();
     void capitalisedTagRemovedBeforeRefreshIsGone();
     void tagAddedElsewhereMeanwhileSurvives();
+    void tagRemovedElsewhereMeanwhileStaysRemoved();
+    void tagRemovedAndPutBackWhileOfflineStays();
     void refusedChangeIsFailedWithReason();
     void expiredTokenIsRenewedUnnoticed();
     void expiredTokenRenewedOnceForEverything();
@@ -379,6 +381,44 @@ void tst_SyncEngine::tagAddedElsewhereMeanwhileSurvives()
     QStringList shown = m_store->article(1).tags;
     shown.sort();
     QCOMPARE(shown, expected);
+}
+
+void tst_SyncEngine::tagRemovedElsewhereMeanwhileStaysRemoved()
+{
+    // Another client removes a tag; before the reader hears of it, the person adds one. Only
+    // the new tag is the person's doing: the other client's removal stands.
+    QVERIFY(refresh());
+    const QStringList before = m_store->article(1).tags;
+    QVERIFY(before.size() >= 2);
+    const int id = m_store->article(1).tagIds.value(before.first());
+    QVERIFY(id > 0);
+    QCOMPARE(otherClient("DELETE", QStringLiteral("/api/entries/1/tags/%1.json").arg(id)).first,
+             200);
+    m_engine->setTags(1, before + QStringList { QStringLiteral("mine") });
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->waitingCount() == 0 && !m_engine->isRefreshing() &&
+                                 m_store->article(1).syncState == SyncState::Saved,
+                             10000);
+    QStringList expected = before.mid(1) + QStringList { QStringLiteral("mine") };
+    expected.sort();
+    QCOMPARE(serverTags(1), expected);
+}
+
+void tst_SyncEngine::tagRemovedAndPutBackWhileOfflineStays()
+{
+    // Removed, then put back before the removal went out: the tag stays on the server.
+    QVERIFY(refresh());
+    const QStringList before = m_store->article(1).tags;
+    QVERIFY(before.size() >= 2);
+    m_manager->setSimulatedOffline(true);
+    m_engine->setTags(1, before.mid(1));
+    m_engine->setTags(1, before);
+    m_manager->setSimulatedOffline(false);
+    QTRY_VERIFY_WITH_TIMEOUT(m_queue->waitingCount() == 0 && !m_engine->isRefreshing() &&
+                                 m_store->article(1).syncState == SyncState::Saved,
+                             10000);
+    QStringList expected = before;
+    expected.sort();
+    QCOMPARE(serverTags(1), expected);
 }
 
 void tst_SyncEngine::refusedChangeIsFailedWithReason()

@@ -16,6 +16,8 @@
 #include <QtSql/QSqlError>
 #include <QtSql/QSqlQuery>
 
+#include <algorithm>
+
 Q_LOGGING_CATEGORY(lcStore, "keeptrying.reader.store", QtWarningMsg)
 
 namespace {
@@ -207,6 +209,26 @@ bool LocalStore::exec(const QString &sql, const QVariantList &values) const
 
 QList<Article> LocalStore::articles(const Filter &filter) const
 {
+    return readArticles(filter, nullptr);
+}
+
+QList<Article> LocalStore::articles(const Filter &filter, const QList<qint64> &ids) const
+{
+    // In slices: SQLite bounds the number of bound values in one statement.
+    constexpr qsizetype Slice = 500;
+    QList<Article> result;
+    for (qsizetype i = 0; i < ids.size(); i += Slice) {
+        const QList<qint64> slice = ids.mid(i, Slice);
+        result += readArticles(filter, &slice);
+    }
+    if (ids.size() > Slice) {
+        std::sort(result.begin(), result.end(), &LocalStore::listsBefore);
+    }
+    return result;
+}
+
+QList<Article> LocalStore::readArticles(const Filter &filter, const QList<qint64> *ids) const
+{
     QString sql = QStringLiteral("SELECT ") + QLatin1String(SummaryColumns) +
         QStringLiteral(" FROM articles WHERE deleted = 0");
     QVariantList values;
@@ -243,6 +265,17 @@ QList<Article> LocalStore::articles(const Filter &filter) const
         const QString pattern = likePattern(word);
         values << pattern << pattern << pattern;
     }
+    if (ids) {
+        if (ids->isEmpty())
+            return {};
+        QStringList marks;
+        for (qint64 id : *ids) {
+            marks << QStringLiteral("?");
+            values << id;
+        }
+        sql += QStringLiteral(" AND id IN (") + marks.join(QLatin1Char(',')) + QLatin1Char(')');
+    }
+    // listsBefore() is the same order, for lists that place one article themselves.
     sql += QStringLiteral(" ORDER BY created_at DESC, id DESC");
 
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
@@ -258,6 +291,14 @@ QList<Article> LocalStore::articles(const Filter &filter) const
     while (q.next())
         result << summaryFrom(q, m_server);
     return result;
+}
+
+bool LocalStore::listsBefore(const Article &a, const Article &b)
+{
+    // created_at 0 reads as no date (summaryFrom): it sorts as 0.
+    const qint64 createdA = a.createdAt.isValid() ? a.createdAt.toMSecsSinceEpoch() : 0;
+    const qint64 createdB = b.createdAt.isValid() ? b.createdAt.toMSecsSinceEpoch() : 0;
+    return createdA != createdB ? createdA > createdB : a.id > b.id;
 }
 
 Article LocalStore::article(qint64 id) const

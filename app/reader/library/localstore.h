@@ -80,6 +80,11 @@ public:
     // --- reading (for the models) ---
     /*! The articles of \a filter, newest first, without their content. */
     QList<Article> articles(const Filter &filter) const;
+    /*! Those of \a ids that are in \a filter, newest first, without their content: what a
+        list shows of a few changed articles, without reading the whole list again. */
+    QList<Article> articles(const Filter &filter, const QList<qint64> &ids) const;
+    /*! True when \a a comes before \a b in articles(): newer first, then the higher id. */
+    static bool listsBefore(const Article &a, const Article &b);
     /*! One article with its content; id 0 when there is none. */
     Article article(qint64 id) const;
     Counts counts() const;
@@ -154,6 +159,7 @@ Q_SIGNALS:
     void contentStored(qint64 id, const QString &html);
 
 private:
+    QList<Article> readArticles(const Filter &filter, const QList<qint64> *ids) const;
     bool exec(const QString &sql, const QVariantList &values = {}) const;
     bool exists(qint64 id) const;
     void addPending(qint64 id, Field field);

@@ -298,18 +298,27 @@ void OutboxChangeQueue::send(const Change &change)
     case Change::Kind::SetTags: {
         // POST .../tags adds the tags it names and keeps the others (wallabag's PATCH with
         // tags would replace them all, dropping one that another client or a tagging rule
-        // added meanwhile). Naming every wanted tag, this one (moved to the end of the
-        // queue by coalescing) also puts back a tag that a removal of an earlier edit,
-        // still queued, takes away; an empty one replaces an earlier edit's add still queued.
-        // Labels are compared as wallabag stores them (lower-cased).
+        // added meanwhile). It names what this person added: the wanted tags the server did
+        // not have when the reader last saw it, and those an earlier edit's removal, still
+        // queued, would take away (this POST, moved to the end of the queue by coalescing,
+        // puts them back). A tag the server had is not named again: another client may have
+        // removed it since, and that removal stands. An empty POST replaces an earlier
+        // edit's add still queued. Labels are compared as wallabag stores them (lower-cased).
         const QHash<QString, int> onServer = WallabagJson::tagIdsByLabel(change.serverTagIds);
+        const QSet<int> removalsQueued = tagRemovalsQueued(id);
         QStringList wanted;
-        for (const QString &label : change.tags)
-            wanted << WallabagJson::tagLabel(label);
+        QStringList added;
+        for (const QString &tag : change.tags) {
+            const QString label = WallabagJson::tagLabel(tag);
+            wanted << label;
+            const auto known = onServer.constFind(label);
+            if (known == onServer.cend() || removalsQueued.contains(*known))
+                added << label;
+        }
         bool any = false;
-        if (!wanted.isEmpty() || holds(id, Change::Kind::SetTags)) {
+        if (!added.isEmpty() || holds(id, Change::Kind::SetTags)) {
             any = put("POST", m_client->apiUrl(QStringLiteral("api/entries/%1/tags.json").arg(id)),
-                      json({ { QStringLiteral("tags"), wanted.join(QLatin1Char(',')) } }),
+                      json({ { QStringLiteral("tags"), added.join(QLatin1Char(',')) } }),
                       coalescingOf(id, change.kind), false, change);
         }
         for (auto it = onServer.cbegin(); it != onServer.cend(); ++it) {
@@ -440,6 +449,24 @@ void OutboxChangeQueue::discard(qint64 articleId)
         }
     }
     countChanged();
+}
+
+QSet<int> OutboxChangeQueue::tagRemovalsQueued(qint64 articleId) const
+{
+    static const QRegularExpression removal(
+        QStringLiteral("/api/entries/-?[0-9]+/tags/([0-9]+)\\.json$"));
+    QSet<int> ids;
+    for (auto it = m_items.cbegin(); it != m_items.cend(); ++it) {
+        if (it->dead || it->change.articleId != articleId ||
+            it->change.kind != Change::Kind::SetTags)
+            continue;
+        const OutboxItem item = m_outbox->item(it.key());
+        if (item.method != "DELETE")
+            continue;
+        if (const QRegularExpressionMatch m = removal.match(item.url.path()); m.hasMatch())
+            ids.insert(m.captured(1).toInt());
+    }
+    return ids;
 }
 
 Change OutboxChangeQueue::changeOf(const OutboxItem &item)

@@ -103,6 +103,8 @@ public:
     /*! The outbox, or null before the first sign-in. */
     KeepTrying::Outbox *outbox() const { return m_outbox.get(); }
 
+    /*! The ids of the tags of \a articleId whose removal is queued, not yet sent. */
+    QSet<int> tagRemovalsQueued(qint64 articleId) const;
     /*! What an outbox item stands for; a Change with articleId 0 when it is none of ours. */
     static Change changeOf(const KeepTrying::OutboxItem &item);
 

@@ -8,13 +8,19 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
+#include <KeepTrying/giveupreason.h>
+
 #include <QtCore/QLocale>
+#include <QtCore/QMetaEnum>
 
 #include <QtNetwork/QNetworkReply>
 
 using KeepTrying::CircuitBreaker;
+using KeepTrying::GiveUpReason;
 using KeepTrying::RetryingNetworkAccessManager;
 using KeepTrying::RetryingReply;
+// Not WaitReason: that is a column of the log.
+using Wait = KeepTrying::WaitReason;
 
 namespace {
 
@@ -52,6 +58,27 @@ QString breakerName(CircuitBreaker::State state)
     return {};
 }
 
+template<typename Enum>
+QString keyOf(Enum value)
+{
+    return QString::fromLatin1(QMetaEnum::fromType<Enum>().valueToKey(int(value)));
+}
+
+// The last failed attempt's fault, for developers: "HTTP 503", "ConnectionRefusedError".
+QString faultOf(int httpStatus, QNetworkReply::NetworkError error)
+{
+    if (httpStatus > 0)
+        return QStringLiteral("HTTP %1").arg(httpStatus);
+    if (error != QNetworkReply::NoError)
+        return keyOf(error);
+    return {};
+}
+
+QString timeOf(const QDateTime &when)
+{
+    return when.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz"));
+}
+
 } // namespace
 
 RequestLog::RequestLog(RetryingNetworkAccessManager *manager, QObject *parent)
@@ -66,35 +93,71 @@ RequestLog::RequestLog(RetryingNetworkAccessManager *manager, QObject *parent)
                 e.breaker = breakerName(m_manager->circuitBreaker()->state(reply->url()));
                 changed(row);
             });
-    connect(manager, &RetryingNetworkAccessManager::retryScheduled, this,
-            [this](QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason) {
-                const int row = rowOf(reply, true);
-                m_entries[row].events
-                    << tr("attempt %1: %2, next in %3 ms").arg(attempt).arg(reason).arg(delayMs);
-                m_entries[row].waitReason = tr("backoff after %1").arg(reason);
-                m_entries[row].waiting = true;
-                m_entries[row].breaker =
-                    breakerName(m_manager->circuitBreaker()->state(reply->url()));
+    // Why it waits, as the typed value: each wait that follows a failed attempt is an event.
+    connect(
+        manager, &RetryingNetworkAccessManager::waitReasonChanged, this,
+        [this](QNetworkReply *reply, const Wait &reason) {
+            const int row = rowOf(reply, true);
+            Entry &e = m_entries[row];
+            e.waiting = reason.isWaiting();
+            if (!e.waiting) {
                 changed(row);
-            });
+                return;
+            }
+            const bool fresh = !(reason == e.waitReason);
+            e.waitReason = reason;
+            e.simulatedOffline = reason.kind() == Wait::Offline && m_manager->isSimulatedOffline();
+            if (fresh && reason.hasFault()) {
+                const qint64 ms = reason.remainingMs();
+                e.events << (ms >= 0 ? tr("attempt %1: %2, %3 for %4 ms")
+                                           .arg(e.attempts)
+                                           .arg(faultOf(reason.httpStatus(), reason.networkError()),
+                                                keyOf(reason.kind()))
+                                           .arg(ms)
+                                     : tr("attempt %1: %2, %3")
+                                           .arg(e.attempts)
+                                           .arg(faultOf(reason.httpStatus(), reason.networkError()),
+                                                keyOf(reason.kind())));
+            }
+            e.breaker = breakerName(m_manager->circuitBreaker()->state(reply->url()));
+            changed(row);
+        });
     connect(manager, &RetryingNetworkAccessManager::waitingForConnectivity, this,
             [this](QNetworkReply *reply, bool waiting) {
                 const int row = rowOf(reply, true);
                 m_entries[row].events
                     << (waiting ? tr("waiting for connectivity") : tr("connectivity back"));
-                if (waiting)
-                    m_entries[row].waitReason = m_manager->isSimulatedOffline()
-                        ? tr("offline (simulated)")
-                        : tr("no connectivity to %1").arg(reply->url().host());
-                m_entries[row].waiting = waiting;
                 changed(row);
             });
-    connect(manager, &RetryingNetworkAccessManager::gaveUp, this,
-            [this](QNetworkReply *reply, const QString &reason) {
-                const int row = rowOf(reply, true);
-                m_entries[row].events << tr("stopped: %1").arg(reason);
-                changed(row);
-            });
+    connect(manager, &RetryingNetworkAccessManager::gaveUp, this, [this](QNetworkReply *reply) {
+        const int row = rowOf(reply, true);
+        const auto *retrying = qobject_cast<const RetryingReply *>(reply);
+        const GiveUpReason why = retrying ? retrying->giveUpReason() : GiveUpReason();
+        QString text = tr("stopped: %1, attempts: %2").arg(keyOf(why.kind())).arg(why.attempts());
+        const QString fault = faultOf(why.httpStatus(), why.networkError());
+        if (!fault.isEmpty())
+            text += QStringLiteral(" (%1)").arg(fault);
+        if (why.waitingFor() != Wait::None)
+            text += tr(", waiting for %1").arg(keyOf(why.waitingFor()));
+        m_entries[row].events << text;
+        changed(row);
+    });
+}
+
+QString RequestLog::describe(const Entry &e) const
+{
+    const Wait &r = e.waitReason;
+    if (e.simulatedOffline)
+        return tr("offline (simulated)");
+    QStringList parts { keyOf(r.kind()) };
+    if (r.until().isValid())
+        parts << tr("until %1").arg(timeOf(r.until()));
+    if (r.kind() == Wait::WindowFull)
+        parts << tr("%1 ahead").arg(r.queuedBehind());
+    const QString fault = faultOf(r.httpStatus(), r.networkError());
+    if (!fault.isEmpty())
+        parts << QStringLiteral("(%1)").arg(fault);
+    return parts.join(QLatin1Char(' '));
 }
 
 void RequestLog::replyFinished(QNetworkReply *reply)
@@ -159,12 +222,10 @@ int RequestLog::rowOf(QNetworkReply *reply, bool create)
         e.idempotencyKey = retrying->idempotencyKey();
         e.bodySize = retrying->requestBodySize();
         // A request that waits before its first attempt says so before any signal does.
-        if (retrying->isWaitingForConnectivity()) {
-            e.waiting = true;
-            e.waitReason = m_manager->isSimulatedOffline()
-                ? tr("offline (simulated)")
-                : tr("no connectivity to %1").arg(reply->url().host());
-        }
+        e.waitReason = retrying->waitReason();
+        e.waiting = e.waitReason.isWaiting();
+        e.simulatedOffline =
+            e.waitReason.kind() == Wait::Offline && m_manager->isSimulatedOffline();
     }
     const int row = int(m_entries.size());
     beginInsertRows({}, row, row);
@@ -210,9 +271,9 @@ QString RequestLog::cell(const Entry &e, int column) const
     case Attempts:
         return QString::number(e.attempts);
     case WaitReason:
-        if (e.waitReason.isEmpty())
+        if (!e.waitReason.isWaiting())
             return {};
-        return e.waiting ? e.waitReason : tr("(was) %1").arg(e.waitReason);
+        return e.waiting ? describe(e) : tr("(was) %1").arg(describe(e));
     case Events:
         return e.events.join(QStringLiteral("; "));
     case Breaker:
@@ -230,6 +291,10 @@ QVariant RequestLog::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const Entry &e = m_entries.at(index.row());
+    // The wait's origin is the URL's: said in the tooltip, it leaves the cell its kind.
+    if (role == Qt::ToolTipRole && index.column() == WaitReason && e.waitReason.isWaiting())
+        return QString(cell(e, index.column()) + QLatin1Char(' ') +
+                       e.waitReason.origin().toDisplayString());
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
         return cell(e, index.column());
     if (role == Qt::TextAlignmentRole && (index.column() == BodySize || index.column() == Attempts))

@@ -10,6 +10,8 @@
 #include <QtCore/QList>
 #include <QtCore/QPointer>
 
+#include <KeepTrying/waitreason.h>
+
 QT_BEGIN_NAMESPACE
 class QNetworkReply;
 QT_END_NAMESPACE
@@ -24,9 +26,11 @@ class RetryingNetworkAccessManager;
     the Idempotency-Key sent with every attempt, the size of the request body, attempts,
     why it waits (or last waited), each retry's delay and reason, waits for connectivity,
     the circuit breaker's state for its origin, whether a saved copy was shown meanwhile,
-    and how it ended. Built from the manager's signals (attemptStarted, retryScheduled,
-    waitingForConnectivity, gaveUp, finished) and what the RetryingReply says of itself;
-    keeps the last maxRows() requests.
+    and how it ended. Built from the manager's signals (attemptStarted, waitReasonChanged,
+    waitingForConnectivity, gaveUp, finished) and the typed WaitReason and GiveUpReason the
+    RetryingReply gives, rendered with their technical detail (kind, origin, HTTP status or
+    Qt error, when the wait ends); the log-form text of the signals is never read. Keeps
+    the last maxRows() requests.
 */
 class RequestLog : public QAbstractTableModel
 {
@@ -55,8 +59,9 @@ public:
         QByteArray idempotencyKey; // empty: none sent
         qint64 bodySize = 0; // -1: streamed, length unknown
         int attempts = 0;
-        QString waitReason; // why it waits now, or last waited; empty: never waited
+        KeepTrying::WaitReason waitReason; // why it waits now, or last waited
         bool waiting = false;
+        bool simulatedOffline = false; // waitReason Offline came from QA's switch
         QStringList events; // "retry in 812 ms: HTTP 503", "waiting for connectivity"
         QString breaker; // closed / open / half-open at the last attempt
         bool savedCopyShown = false;
@@ -87,6 +92,7 @@ private:
     void replyFinished(QNetworkReply *reply);
     void changed(int row);
     QString cell(const Entry &entry, int column) const;
+    QString describe(const Entry &entry) const;
 
     KeepTrying::RetryingNetworkAccessManager *m_manager;
     QList<Entry> m_entries;

@@ -5,13 +5,19 @@
 
 #include "library/imagestore.h"
 
+#include <algorithm>
+#include <functional>
+
 ArticleListModel::ArticleListModel(LocalStore *store, ImageStore *images, QObject *parent)
     : QAbstractListModel(parent), m_store(store), m_images(images)
 {
-    m_reloadSoon.setSingleShot(true);
-    m_reloadSoon.setInterval(0);
-    connect(&m_reloadSoon, &QTimer::timeout, this, &ArticleListModel::reload);
-    connect(store, &LocalStore::reset, &m_reloadSoon, qOverload<>(&QTimer::start));
+    m_soon.setSingleShot(true);
+    m_soon.setInterval(0);
+    connect(&m_soon, &QTimer::timeout, this, &ArticleListModel::takeInChanges);
+    connect(store, &LocalStore::reset, this, [this] {
+        m_reloadWanted = true;
+        m_soon.start();
+    });
     connect(store, &LocalStore::articleChanged, this, &ArticleListModel::articleChanged);
     connect(images, &ImageStore::imageReady, this, &ArticleListModel::previewArrived);
 }
@@ -24,7 +30,9 @@ void ArticleListModel::setFilter(const LocalStore::Filter &filter)
 
 void ArticleListModel::reload()
 {
-    m_reloadSoon.stop();
+    m_soon.stop();
+    m_reloadWanted = false;
+    m_changed.clear();
     const QList<Article> fresh = m_store->articles(m_filter);
     // Same rows in the same order (a refresh that changed a few fields): update in place,
     // so that the selection and the scroll position stay.
@@ -38,6 +46,7 @@ void ArticleListModel::reload()
     } else {
         beginResetModel();
         m_articles = fresh;
+        m_rows.clear();
         endResetModel();
     }
     Q_EMIT reloaded();
@@ -45,23 +54,71 @@ void ArticleListModel::reload()
 
 void ArticleListModel::articleChanged(qint64 id)
 {
-    const int row = rowOfId(id);
-    const Article fresh = m_store->article(id);
-    // Whether the changed article still matches the filter (e.g. archived in Unread).
-    bool belongs = false;
-    if (fresh.id != 0) {
-        const QList<Article> rows = m_store->articles(m_filter);
-        for (const Article &a : rows)
-            belongs = belongs || a.id == id;
+    m_changed.insert(id);
+    if (m_soon.isActive())
+        return; // a burst (a sync): taken in once it is over
+    // A lone change (a person's star) shows at once; the ones after it in the same turn of
+    // the event loop wait for the timer.
+    m_soon.start();
+    if (!m_reloadWanted)
+        takeInChanges();
+}
+
+void ArticleListModel::takeInChanges()
+{
+    if (m_reloadWanted) {
+        reload();
+        return;
     }
-    if (row >= 0 && belongs) {
-        Article updated = fresh;
-        updated.content.clear(); // the list keeps summaries only
-        m_articles[row] = updated;
-        Q_EMIT dataChanged(index(row), index(row));
-    } else if (row != -1 || belongs) {
-        m_reloadSoon.start();
+    const QList<qint64> ids(m_changed.cbegin(), m_changed.cend());
+    m_changed.clear();
+    if (ids.isEmpty())
+        return;
+    // The changed articles that are (still) in the filter, in one query.
+    const QList<Article> fresh = m_store->articles(m_filter, ids);
+    QSet<qint64> belonging;
+    for (const Article &a : fresh)
+        belonging.insert(a.id);
+
+    QList<int> leaving;
+    QList<Article> arriving; // in the list's order, as the store gave them
+    for (qint64 id : ids) {
+        const int row = belonging.contains(id) ? -1 : rowOfId(id);
+        if (row >= 0)
+            leaving << row;
     }
+    for (const Article &a : fresh) {
+        const int row = rowOfId(a.id);
+        if (row < 0) {
+            arriving << a;
+        } else if (a.createdAt != m_articles.at(row).createdAt) {
+            // Its place in the order changed: out, and in again where it belongs now.
+            leaving << row;
+            arriving << a;
+        } else {
+            m_articles[row] = a;
+            Q_EMIT dataChanged(index(row), index(row));
+        }
+    }
+    if (leaving.isEmpty() && arriving.isEmpty())
+        return;
+    // From the bottom up, so that the rows found above stay right.
+    std::sort(leaving.begin(), leaving.end(), std::greater<int>());
+    m_rows.clear();
+    for (int row : std::as_const(leaving)) {
+        beginRemoveRows({}, row, row);
+        m_articles.removeAt(row);
+        endRemoveRows();
+    }
+    for (const Article &a : std::as_const(arriving)) {
+        const auto at =
+            std::lower_bound(m_articles.cbegin(), m_articles.cend(), a, &LocalStore::listsBefore);
+        const int row = int(at - m_articles.cbegin());
+        beginInsertRows({}, row, row);
+        m_articles.insert(row, a);
+        endInsertRows();
+    }
+    Q_EMIT reloaded();
 }
 
 Article ArticleListModel::article(int row) const
@@ -71,11 +128,12 @@ Article ArticleListModel::article(int row) const
 
 int ArticleListModel::rowOfId(qint64 id) const
 {
-    for (int row = 0; row < m_articles.size(); ++row) {
-        if (m_articles.at(row).id == id)
-            return row;
+    if (m_rows.isEmpty() && !m_articles.isEmpty()) {
+        m_rows.reserve(m_articles.size());
+        for (int row = 0; row < m_articles.size(); ++row)
+            m_rows.insert(m_articles.at(row).id, row);
     }
-    return -1;
+    return m_rows.value(id, -1);
 }
 
 void ArticleListModel::requestPreview(int row) const

@@ -12,6 +12,7 @@
 #include <KeepTrying/retrybanner.h>
 #include <KeepTrying/retrybannercontroller.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
+#include <KeepTrying/waitreason.h>
 
 #include <QtCore/QLocale>
 #include <QtCore/QLoggingCategory>
@@ -23,6 +24,7 @@
 using KeepTrying::RetryBanner;
 using KeepTrying::RetryBannerController;
 using KeepTrying::RetryingNetworkAccessManager;
+using KeepTrying::WaitReason;
 
 Q_LOGGING_CATEGORY(lcConnectivity, "keeptrying.reader.connectivity", QtWarningMsg)
 
@@ -84,9 +86,9 @@ void ConnectivityNotice::watch(const Views &views)
     connect(m_engine->queue(), &ChangeQueue::waitingCountChanged, this,
             &ConnectivityNotice::updateWaiting);
     // Say what the manager is doing, quietly, where a curious user would look: a retry is
-    // routine here, not an error.
-    connect(m_manager, &RetryingNetworkAccessManager::retryScheduled, this,
-            &ConnectivityNotice::retryScheduled);
+    // routine here, not an error. The typed reason is read, never the log-form text.
+    connect(m_manager, &RetryingNetworkAccessManager::waitReasonChanged, this,
+            &ConnectivityNotice::waitReasonChanged);
     // "Sign In…" offered in place of a list that could not be loaded or cannot be found.
     connect(m_views.pane, &ReadingPane::placeholderActionChosen, this,
             &ConnectivityNotice::signInRequested, Qt::QueuedConnection);
@@ -122,7 +124,7 @@ void ConnectivityNotice::refreshed()
     updateSavedCopyLabel();
     m_views.model->reload();
     if (m_views.model->rowCount() == 0) {
-        m_views.countLabel->setText(tr("0 articles"));
+        m_views.countLabel->setText(tr("%n articles", nullptr, 0));
         if (m_store->articleCount() == 0) {
             m_views.pane->showPlaceholder(tr("Nothing saved yet"),
                                           tr("Articles you save with wallabag appear here."));
@@ -178,11 +180,12 @@ void ConnectivityNotice::updateWaiting()
     const int failed = int(m_store->failedArticles().size());
     QStringList parts;
     if (waiting > 0)
-        parts << (waiting == 1 ? tr("1 change waiting") : tr("%1 changes waiting").arg(waiting));
+        parts << (waiting == 1 ? tr("1 change waiting")
+                               : tr("%n changes waiting", nullptr, waiting));
     if (failed > 0)
         parts << QStringLiteral("<a href=\"failed\">%1</a>")
                      .arg(failed == 1 ? tr("1 change not saved")
-                                      : tr("%1 changes not saved").arg(failed));
+                                      : tr("%n changes not saved", nullptr, failed));
     m_views.waitingLabel->setText(parts.join(QStringLiteral(" · ")));
     m_views.waitingLabel->setToolTip(waiting > 0 ? tr("They go to the server by themselves as "
                                                       "soon as it can be reached.")
@@ -220,13 +223,13 @@ QString ConnectivityNotice::slowText()
     return tr("This is taking longer than usual — we keep trying.");
 }
 
-ConnectivityNotice::WaitCause ConnectivityNotice::waitCauseOf(const QNetworkReply *reply,
-                                                              const QString &reason)
+ConnectivityNotice::WaitCause ConnectivityNotice::waitCauseOf(const WaitReason &reason)
 {
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    // An answer from the server, whatever it was, proves the network and the address work.
+    const int status = reason.httpStatus();
     if (status >= 500 || status == 408 || status == 425 || status == 429)
         return WaitCause::ServerTrouble;
-    switch (reply->error()) {
+    switch (reason.networkError()) {
     case QNetworkReply::HostNotFoundError:
         return WaitCause::NameNotFound;
     case QNetworkReply::RemoteHostClosedError:
@@ -234,20 +237,24 @@ ConnectivityNotice::WaitCause ConnectivityNotice::waitCauseOf(const QNetworkRepl
         return WaitCause::ConnectionDropped;
     case QNetworkReply::ConnectionRefusedError:
         return WaitCause::CannotConnect;
+    case QNetworkReply::TemporaryNetworkFailureError:
+    case QNetworkReply::NetworkSessionFailedError:
+        return WaitCause::NoNetwork;
     default:
         break;
     }
-    // While it retries, the outer reply holds neither the failed attempt's status nor its
-    // error; the manager's reason (AttemptOutcome::describe) is then the only witness. To be
-    // replaced by KeepTrying::WaitReason.
-    if (reason.startsWith(QLatin1String("HTTP ")))
-        return WaitCause::ServerTrouble;
-    if (reason == QLatin1String("host not found"))
-        return WaitCause::NameNotFound;
-    if (reason == QLatin1String("connection closed") || reason == QLatin1String("timeout"))
-        return WaitCause::ConnectionDropped;
-    if (reason == QLatin1String("connection refused"))
+    switch (reason.kind()) {
+    case WaitReason::Offline:
+        return WaitCause::NoNetwork;
+    case WaitReason::Unreachable:
         return WaitCause::CannotConnect;
+    case WaitReason::RetryAfter:
+    case WaitReason::BreakerOpen:
+    case WaitReason::BudgetExhausted:
+        return WaitCause::ServerTrouble; // the server asked for a pause, or keeps failing
+    default:
+        break;
+    }
     return WaitCause::Slow;
 }
 
@@ -262,45 +269,46 @@ QString ConnectivityNotice::retryText(WaitCause cause, const QString &server)
         return tr("Nothing answers at %1 yet; the reader tries again by itself.").arg(server);
     case WaitCause::NameNotFound:
         return tr("The name %1 could not be found. Check the address in Sign In.").arg(server);
+    case WaitCause::NoNetwork:
+        return tr("You're offline; the reader tries again by itself when the network is back.");
     case WaitCause::Slow:
         break;
     }
     return tr("Still loading; the reader tries again by itself.");
 }
 
-void ConnectivityNotice::followRetryReason(QNetworkReply *reply, const QString &reason)
+void ConnectivityNotice::waitReasonChanged(QNetworkReply *reply, const WaitReason &reason)
 {
-    // The banner's own words ask the user to check their network. When the server itself
-    // answers with an error (a 503 storm), the network is fine: say that instead.
-    const QVariant waiting = reply->request().attribute(
-        QNetworkRequest::Attribute(RetryBannerController::UserWaitingAttribute));
-    if (!waiting.toBool())
-        return;
-    if (waitCauseOf(reply, reason) == WaitCause::ServerTrouble) {
-        m_banner->setText(tr("%1 is having trouble right now — your network is fine. We keep "
-                             "trying and update your list as soon as it is ready.")
-                              .arg(reply->url().host()));
-    } else {
-        m_banner->setText(slowText());
-    }
-}
-
-void ConnectivityNotice::retryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs,
-                                        const QString &reason)
-{
-    followRetryReason(reply, reason);
     // Only what the user waits for: a preview picture is nobody's worry.
     const bool userWaiting =
         reply->request()
             .attribute(QNetworkRequest::Attribute(RetryBannerController::UserWaitingAttribute))
             .toBool();
-    // The route, the reason and the attempt are for the log and the Developer window.
-    qCInfo(lcConnectivity).nospace() << "retrying " << reply->url().path() << " (" << reason
-                                     << "): attempt " << attempt + 1 << " in " << delayMs << " ms";
-    if (m_offlineShown || !userWaiting)
+    if (!reason.isWaiting() || !userWaiting)
         return;
-    m_views.statusBar->showMessage(retryText(waitCauseOf(reply, reason), reply->url().host()),
-                                   int(qMin<qint64>(delayMs + 2000, 30000)));
+    // The kind, the fault and the time are for the log and the Developer window.
+    qCInfo(lcConnectivity).nospace() << "waiting " << reply->url().path() << ": " << reason;
+    const WaitCause cause = waitCauseOf(reason);
+    const QString server = reason.origin().host();
+    // The banner says "the server is busy" by itself (the controller's ServerBusy); the
+    // reader's own words name the server and what happens to the list.
+    if (cause == WaitCause::ServerTrouble) {
+        m_banner->setServerBusyText(tr("%1 is having trouble right now — your network is "
+                                       "fine. We keep trying and update your list as soon "
+                                       "as it is ready.")
+                                        .arg(server));
+    }
+    // A retry of a request the user waits for, said quietly in the status bar; offline and
+    // unreachable have their own words there (showSituation).
+    const bool retry = reason.kind() == WaitReason::Backoff ||
+        reason.kind() == WaitReason::RetryAfter || reason.kind() == WaitReason::BudgetExhausted ||
+        reason.kind() == WaitReason::BreakerOpen;
+    if (m_offlineShown || !retry)
+        return;
+    const qint64 remaining = reason.remainingMs();
+    m_views.statusBar->showMessage(retryText(cause, server),
+                                   remaining < 0 ? 30000
+                                                 : int(qMin<qint64>(remaining + 2000, 30000)));
 }
 
 void ConnectivityNotice::updateUnreachableText()
@@ -327,8 +335,6 @@ void ConnectivityNotice::showSituation()
 {
     RetryBannerController *controller = m_banner->controller();
     const RetryBannerController::Situation situation = controller->situation();
-    if (situation == RetryBannerController::Hidden)
-        m_banner->setText(slowText()); // ready for the next slow request
     updateOfflineText();
     const bool waiting = situation == RetryBannerController::Offline ||
         situation == RetryBannerController::Unreachable;

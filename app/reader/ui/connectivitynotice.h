@@ -17,6 +17,7 @@ QT_END_NAMESPACE
 namespace KeepTrying {
 class RetryBanner;
 class RetryingNetworkAccessManager;
+class WaitReason;
 } // namespace KeepTrying
 
 class ArticleListModel;
@@ -73,15 +74,15 @@ public:
     /*! What a request the user waits for is waiting for, in the reader's words. */
     enum class WaitCause {
         Slow, //!< Nothing known yet, or simply slow.
+        NoNetwork, //!< This machine's network is down (or simulated offline).
         ServerTrouble, //!< The server answered with an error of its own (a 503 storm).
         ConnectionDropped, //!< The connection broke off or timed out.
         CannotConnect, //!< Nothing answered at the address.
         NameNotFound //!< The server's name could not be found (DNS): a misspelled address?
     };
-    /*! The one place that maps what the manager tells of a retry to a WaitCause: the reply's
-        error code and status first; the manager's short reason text only where the reply
-        holds nothing yet (until the library hands over a typed KeepTrying::WaitReason). */
-    static WaitCause waitCauseOf(const QNetworkReply *reply, const QString &reason);
+    /*! The one place that maps why a request waits to a WaitCause: the typed reason the
+        manager gives (its kind, and the fault of the last failed attempt); never text. */
+    static WaitCause waitCauseOf(const KeepTrying::WaitReason &reason);
     /*! The words for a retry of a request the user waits for, for the status bar; \a server
         is the host name. */
     static QString retryText(WaitCause cause, const QString &server);
@@ -102,8 +103,7 @@ private:
     void reportShown();
     void updateOfflineText();
     static QString slowText();
-    void followRetryReason(QNetworkReply *reply, const QString &reason);
-    void retryScheduled(QNetworkReply *reply, int attempt, qint64 delayMs, const QString &reason);
+    void waitReasonChanged(QNetworkReply *reply, const KeepTrying::WaitReason &reason);
     void showSituation();
     void updateUnreachableText();
 

@@ -158,7 +158,11 @@ DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHoo
     m_logView->setColumnWidth(RequestLog::IdempotencyKey, 110);
     m_logView->setColumnWidth(RequestLog::BodySize, 60);
     m_logView->setColumnWidth(RequestLog::Attempts, 65);
-    m_logView->setColumnWidth(RequestLog::WaitReason, 150);
+    // Wide enough for the typed reason a 503 storm gives: kind, end and fault.
+    m_logView->setColumnWidth(RequestLog::WaitReason,
+                              m_logView->fontMetrics().horizontalAdvance(QStringLiteral(
+                                  "(was) RetryAfter until 00:00:00.000 (HTTP 503)")) +
+                                  12);
     m_logView->setColumnWidth(RequestLog::Events, 200);
     m_logView->setColumnWidth(RequestLog::Breaker, 70);
     m_logView->setColumnWidth(RequestLog::SavedCopy, 90);

@@ -73,9 +73,9 @@ void FailedChangesDialog::fill()
     const QString waitingText = waiting == 1
         ? tr("1 change is waiting to be sent; it goes to the server by itself as soon as the "
              "server can be reached.")
-        : tr("%1 changes are waiting to be sent; they go to the server by themselves as soon "
-             "as the server can be reached.")
-              .arg(waiting);
+        : tr("%n changes are waiting to be sent; they go to the server by themselves as soon "
+             "as the server can be reached.",
+             nullptr, waiting);
     if (failed.isEmpty()) {
         m_intro->setText(waiting > 0 ? waitingText : tr("Every change has been saved."));
         auto *item =

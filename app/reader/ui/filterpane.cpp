@@ -89,7 +89,9 @@ void FilterPane::updateCounts()
         auto *item = new QListWidgetItem(name, this);
         item->setData(ViewRole, int(view));
         item->setData(CountRole, count);
-        item->setToolTip(tr("%1: %n article(s)", nullptr, count).arg(name));
+        // English has its singular spelled out: no English translation is loaded.
+        item->setToolTip(count == 1 ? tr("%1: 1 article").arg(name)
+                                    : tr("%1: %n articles", nullptr, count).arg(name));
         if (m_tag.isEmpty() && m_view == view)
             setCurrentItem(item);
     };
@@ -110,7 +112,8 @@ void FilterPane::updateCounts()
         item->setData(ViewRole, int(LocalStore::View::All));
         item->setData(CountRole, count);
         item->setData(TagRole, label);
-        item->setToolTip(tr("Tagged “%1”: %n article(s)", nullptr, count).arg(label));
+        item->setToolTip(count == 1 ? tr("Tagged “%1”: 1 article").arg(label)
+                                    : tr("Tagged “%1”: %n articles", nullptr, count).arg(label));
         if (m_tag == label)
             setCurrentItem(item);
     }

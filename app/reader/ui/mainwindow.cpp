@@ -5,6 +5,7 @@
 
 #include "articledelegate.h"
 #include "articlelistmodel.h"
+#include "banneroverlay.h"
 #include "connectivitynotice.h"
 #include "developerwindow.h"
 #include "failedchangesdialog.h"
@@ -75,8 +76,6 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_connectivity = new ConnectivityNotice(engine, manager, log, central);
     m_banner = m_connectivity->banner();
     m_notice = m_connectivity->noticeBanner();
-    layout->addWidget(m_banner);
-    layout->addWidget(m_notice);
 
     m_splitter = new QSplitter(Qt::Horizontal, central);
     m_splitter->setObjectName(QStringLiteral("panes"));
@@ -135,6 +134,15 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_list = new QListView(listPanel);
     m_list->setObjectName(QStringLiteral("articles"));
     m_list->setAccessibleName(tr("Articles"));
+    // Before setModel(): this must run before the selection model makes the row above the
+    // current current when the article shown leaves the list (see currentRowLeft()).
+    connect(m_model, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+            [this](const QModelIndex &, int first, int last) {
+                const int current = m_list->currentIndex().row();
+                if (current >= first && current <= last)
+                    m_leavingRow = first;
+            });
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &MainWindow::currentRowLeft);
     m_list->setModel(m_model);
     m_list->setItemDelegate(new ArticleDelegate(images, m_list));
     m_list->setUniformItemSizes(true);
@@ -165,6 +173,14 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
     m_splitter->setSizes({ 180, 400, 620 });
     layout->addWidget(m_splitter, 1);
     setCentralWidget(central);
+    // The banners float over the bottom of the reading pane's text, not in the layout: one
+    // sliding open must not push the list down under the pointer (a row would change place
+    // between a person's aim and their click). There they cover neither the filters, the
+    // list and the search, nor the pane's Star/Archive strip, an article's title or a
+    // placeholder's words at its top; the text under them can be scrolled.
+    auto *overlay = new BannerOverlay(m_pane->viewport(), Qt::BottomEdge, central);
+    overlay->addBanner(m_banner);
+    overlay->addBanner(m_notice);
 
     m_savedLabel = mutedLabel(this);
     m_savedLabel->setObjectName(QStringLiteral("savedCopy"));
@@ -191,6 +207,13 @@ MainWindow::MainWindow(SyncEngine *engine, ImageStore *images,
             &MainWindow::currentArticleChanged);
     connect(m_model, &ArticleListModel::reloaded, this, &MainWindow::modelReloaded);
     connect(m_store, &LocalStore::articleChanged, this, &MainWindow::articleChanged);
+    // A text stored with a page of the list: the article waiting for it shows it now, not
+    // when its own request answers (or the list has read the store again).
+    connect(m_store, &LocalStore::contentStored, this, [this](qint64 id) {
+        if (id == m_shownId && m_pane->articleId() == id && !m_pane->showsContent() &&
+            currentArticleId() == id)
+            showCurrent();
+    });
     connect(m_pane->verticalScrollBar(), &QScrollBar::valueChanged, this, &MainWindow::saveScroll);
     m_connectivity->watch(
         { statusBar(), m_countLabel, m_savedLabel, m_waitingLabel, m_pane, m_model });
@@ -427,7 +450,7 @@ void MainWindow::chooseView(LocalStore::View view, const QString &tag)
 void MainWindow::modelReloaded()
 {
     const int count = m_model->rowCount();
-    m_countLabel->setText(count == 1 ? tr("1 article") : tr("%1 articles").arg(count));
+    m_countLabel->setText(count == 1 ? tr("1 article") : tr("%n articles", nullptr, count));
     // Keep the article shown when it is still in the list; else the same row, so that
     // archiving one moves on to the next.
     // (A reset of the model clears the current index: the row shown last says where.)
@@ -454,9 +477,25 @@ void MainWindow::modelReloaded()
 
 void MainWindow::currentArticleChanged(const QModelIndex &current)
 {
-    if (!current.isValid())
+    // While the article shown leaves the list, the row above it is made current: not shown.
+    if (!current.isValid() || m_leavingRow >= 0)
         return;
     showCurrent();
+}
+
+void MainWindow::currentRowLeft()
+{
+    // The next article takes the place of the one shown, as when archiving it moves on.
+    const int row = std::exchange(m_leavingRow, -1);
+    const int count = m_model->rowCount();
+    if (row < 0 || count == 0)
+        return; // an empty list: modelReloaded() says so
+    const QModelIndex next = m_model->index(qMin(row, count - 1));
+    if (m_list->currentIndex() != next)
+        m_list->setCurrentIndex(next);
+    else
+        showCurrent();
+    m_list->scrollTo(next);
 }
 
 QString MainWindow::missingContentText() const
@@ -636,6 +675,7 @@ void MainWindow::showShortcuts()
         "<tr><td><b>g t</b></td><td>Tags</td><td><b>Delete</b></td><td>delete the article</td></tr>"
         "<tr><td><b>s</b></td><td>Search</td><td><b>o</b></td><td>open the original page</td></tr>"
         "<tr><td><b>?</b></td><td>this help</td><td><b>Ctrl + / −</b></td><td>text size</td></tr>"
+        "<tr><td></td><td></td><td><b>Ctrl+Z</b></td><td>undo the delete</td></tr>"
         "</table>"));
     box.exec();
 }

@@ -131,6 +131,7 @@ private:
     void buildMenus();
     void buildDeveloperMenu();
     void currentArticleChanged(const QModelIndex &current);
+    void currentRowLeft();
     void showCurrent();
     void modelReloaded();
     void articleChanged(qint64 id);
@@ -193,6 +194,7 @@ private:
     QElapsedTimer m_launch;
     qint64 m_shownId = 0;
     int m_shownRow = 0; // where the next article comes when the shown one leaves the list
+    int m_leavingRow = -1; // the current row, while the model removes it
     bool m_waitingForFirstArticle = false;
     bool m_painted = false;
 };

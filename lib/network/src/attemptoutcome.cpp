@@ -11,9 +11,9 @@ namespace KeepTrying {
 
 namespace {
 
-QString tr(const char *text)
+QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 {
-    return QCoreApplication::translate("KeepTrying::RetryingReply", text);
+    return QCoreApplication::translate("KeepTrying::RetryingReply", text, disambiguation, n);
 }
 
 // RFC 9112 §6.3: Content-Length is one non-negative decimal number; copies of one field
@@ -209,8 +209,9 @@ AttemptOutcome AttemptOutcome::deadlinePassed(qint64 deadlineMs, int attempts)
 {
     AttemptOutcome outcome;
     outcome.error = QNetworkReply::TimeoutError;
-    outcome.errorString =
-        tr("The deadline of %1 ms passed after %2 attempts").arg(deadlineMs).arg(attempts);
+    outcome.errorString = attempts == 1
+        ? tr("The deadline of %1 ms passed after %n attempt", nullptr, attempts).arg(deadlineMs)
+        : tr("The deadline of %1 ms passed after %n attempts", nullptr, attempts).arg(deadlineMs);
     return outcome;
 }
 
@@ -230,9 +231,12 @@ AttemptOutcome AttemptOutcome::deadlineBeforeNextAttempt(qint64 deadlineMs, int 
 {
     AttemptOutcome outcome;
     outcome.error = QNetworkReply::TimeoutError;
-    outcome.errorString = tr("Gave up after %1 attempts: the deadline of %2 ms would pass "
-                             "before the next one (last error: %3)")
-                              .arg(attempts)
+    outcome.errorString = (attempts == 1 ? tr("Gave up after %n attempt: the deadline of %1 ms "
+                                              "would pass before the next one (last error: %2)",
+                                              nullptr, attempts)
+                                         : tr("Gave up after %n attempts: the deadline of %1 ms "
+                                              "would pass before the next one (last error: %2)",
+                                              nullptr, attempts))
                               .arg(deadlineMs)
                               .arg(lastReason);
     return outcome;
@@ -243,6 +247,18 @@ AttemptOutcome AttemptOutcome::canceled()
     AttemptOutcome outcome;
     outcome.error = QNetworkReply::OperationCanceledError;
     outcome.errorString = tr("Operation canceled");
+    return outcome;
+}
+
+AttemptOutcome AttemptOutcome::timedOutWaiting()
+{
+    AttemptOutcome outcome;
+    outcome.error = QNetworkReply::TimeoutError;
+    outcome.errorString = tr("No attempt could be sent before the transfer timeout");
+    // What Qt says when its transfer timeout ends a request waiting for a connection.
+    outcome.transferTimedOut = true;
+    outcome.qtErrorString =
+        QCoreApplication::translate("QNetworkReplyHttpImpl", "Operation canceled");
     return outcome;
 }
 

@@ -53,6 +53,9 @@ struct AttemptOutcome
     static AttemptOutcome deadlineBeforeNextAttempt(qint64 deadlineMs, int attempts,
                                                     const QString &lastReason);
     static AttemptOutcome canceled();
+    // The transfer timeout ran out while the request waited behind other attempts to its
+    // origin (Qt's own runs while a request waits for a connection, and ends it canceled).
+    static AttemptOutcome timedOutWaiting();
 
     // Whether \a error and \a text are Qt's for a stream that an HTTP/2 GOAWAY left
     // unprocessed, or that could not start because its connection had received one: that

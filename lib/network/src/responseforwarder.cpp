@@ -45,14 +45,17 @@ void ResponseForwarder::connectAttempt(QNetworkReply *attempt)
     m_connected = 0;
     // An attempt let go of may still be emitting on its way out: only the current one counts.
     QObject::connect(attempt, &QNetworkReply::metaDataChanged, q, [reply, attempt] {
+        const AttemptSignalScope inside;
         if (reply->current == attempt)
             reply->onMetaDataChanged();
     });
     QObject::connect(attempt, &QNetworkReply::readyRead, q, [reply, attempt] {
+        const AttemptSignalScope inside;
         if (reply->current == attempt)
             reply->onReadyRead();
     });
     QObject::connect(attempt, &QNetworkReply::finished, q, [reply, attempt] {
+        const AttemptSignalScope inside;
         if (reply->current == attempt)
             reply->onFinished();
     });
@@ -78,6 +81,7 @@ void ResponseForwarder::connectUploadProgress(QNetworkReply *attempt)
     m_connected |= UploadProgress;
     QObject::connect(attempt, &QNetworkReply::uploadProgress, d.q_func(),
                      [this, attempt](qint64 sent, qint64 total) {
+                         const AttemptSignalScope inside;
                          if (d.current != attempt)
                              return;
                          m_uploaded = sent;
@@ -126,6 +130,7 @@ void ResponseForwarder::connectOptional(QNetworkReply *attempt)
         m_connected |= DownloadProgress;
         QObject::connect(attempt, &QNetworkReply::downloadProgress, q,
                          [this, attempt](qint64 received, qint64 total) {
+                             const AttemptSignalScope inside;
                              if (d.current == attempt)
                                  downloadProgress(received, total);
                          });

@@ -99,6 +99,8 @@ void RetryingReply::timerEvent(QTimerEvent *event)
     } else if (id == d->offerTimer.timerId()) {
         d->offerTimer.stop();
         d->offerStaleCopy();
+    } else if (id == d->queueTimer.timerId()) {
+        d->onQueueTimeout();
     } else if (id == d->hopTimer.timerId()) {
         d->hopTimer.stop();
         d->startAttempt(); // the next hop of a redirect
@@ -171,6 +173,7 @@ void RetryingReplyPrivate::startAttempt()
     case AttemptGate::Result::Waiting:
         // While the request cannot succeed, it waits: no attempt is made, none is spent.
         state = State::WaitingForGate;
+        syncQueueClock();
         if (gate->waiting() == AttemptGate::Wait::Connectivity ||
             gate->waiting() == AttemptGate::Wait::Breaker)
             offerStaleCopySoon();
@@ -197,6 +200,7 @@ void RetryingReplyPrivate::startAttempt()
     }
     pendingServerRetry = false;
     state = State::Attempting;
+    queueTimer.stop();
     if (!syncWaitSignals())
         return;
     // The last failed answer stays until a newer one arrives: a deadline during any wait
@@ -248,52 +252,6 @@ void RetryingReplyPrivate::startAttempt()
     current = reply;
     forwarder.connectAttempt(reply);
     gate->attemptStarted(reply);
-}
-
-void RetryingReplyPrivate::releaseAttempt(QNetworkReply *&reply)
-{
-    if (!reply)
-        return;
-    forwarder.forget(reply);
-    if (reply == current)
-        gate->giveBack(); // gone without an outcome
-    if (!reply->isFinished())
-        abortingCurrent = true;
-    dispose(std::exchange(reply, nullptr));
-}
-
-namespace {
-
-// Stops the transfer of an attempt nobody listens to any more. Qt's HTTP reply may have an
-// error of its own queued already (a reset its HTTP thread saw before our abort reached
-// it): after abort(), which sets OperationCanceledError, that second error makes Qt warn
-// "QNetworkReplyImplPrivate::error: Internal problem, this method must only be called
-// once." So an HTTP attempt is stopped the way its abort() and its destructor stop its
-// HTTP thread, without the error; other replies (file:, data:) are aborted.
-void stopTransfer(QNetworkReply *attempt)
-{
-    static const QByteArray abortHttpRequest = QByteArrayLiteral("abortHttpRequest()");
-    const QMetaObject *meta = attempt->metaObject();
-    const int index = meta->indexOfSignal(abortHttpRequest.constData());
-    if (index < 0 || !meta->method(index).invoke(attempt, Qt::DirectConnection))
-        attempt->abort();
-}
-
-} // namespace
-
-void RetryingReplyPrivate::dispose(QNetworkReply *attempt)
-{
-    if (!attempt->isFinished()) {
-        // Its cancellation must not reach us. (A finished attempt emits nothing more, and
-        // ~QObject drops its connections to us: no disconnect for it, a cost per request.)
-        QObject::disconnect(attempt, nullptr, q_func(), nullptr);
-        stopTransfer(attempt);
-    }
-    // It may be emitting right now: deleting this reply (its parent) from a slot further
-    // down, or with the manager, must not delete it on that stack. Qt goes on using an
-    // attempt after a slot of its own signals returns.
-    attempt->setParent(nullptr);
-    attempt->deleteLater();
 }
 
 void RetryingReplyPrivate::onMetaDataChanged()
@@ -664,6 +622,7 @@ void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QSt
     offlineTimer.stop();
     hopTimer.stop();
     offerTimer.stop();
+    queueTimer.stop();
     gate->stopWaiting();
     if (!current || current->isFinished())
         gate->giveBack(); // reserved, never used
@@ -727,7 +686,7 @@ void RetryingReplyPrivate::announceEnd(const Outcome &outcome, bool gaveUp, cons
     if (gaveUp) {
         qCInfo(lcNetwork).nospace()
             << "gave up on " << hop->method() << ' ' << loggableUrl(hop->url()) << " after "
-            << attempt << " attempts: " << reason;
+            << attempt << (attempt == 1 ? " attempt: " : " attempts: ") << reason;
         Q_EMIT q->gaveUp(reason);
         if (alive && !q->isFinished() && owner())
             owner()->gaveUp(q, reason);

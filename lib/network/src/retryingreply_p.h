@@ -33,6 +33,17 @@
 
 namespace KeepTrying {
 
+// Marks the slots of an attempt's signals (of any reply on this thread): Qt goes on using an
+// attempt after such a slot returns, so an attempt is deleted at once only outside them.
+struct AttemptSignalScope
+{
+    AttemptSignalScope() { ++depth; }
+    ~AttemptSignalScope() { --depth; }
+    AttemptSignalScope(const AttemptSignalScope &) = delete;
+    AttemptSignalScope &operator=(const AttemptSignalScope &) = delete;
+    static inline thread_local int depth = 0;
+};
+
 class RetryingReplyPrivate
 {
 public:
@@ -77,6 +88,12 @@ public:
     void onFinished();
     void onDeadline();
     void onSimulatedOfflineAttempt();
+    // While the request waits behind other attempts to its origin (the window, the breaker's
+    // probe), its transfer timeout runs, as Qt's runs while a request waits for one of its
+    // connections: each one that runs out there counts as a timed-out attempt, never sent
+    // (retryingreplywaitreason.cpp).
+    void syncQueueClock();
+    void onQueueTimeout();
     // Simulated offline was switched on: a running attempt that may be sent again is cut
     // off as an unreachable network would, and the request waits for connectivity. A write
     // that must not be sent twice is left to finish: its attempt is returned (else null).
@@ -162,6 +179,7 @@ public:
     QBasicTimer offlineTimer; // a simulated offline attempt fails from the event loop
     QBasicTimer hopTimer; // the next hop of a redirect starts from the event loop
     QBasicTimer offerTimer; // when the offline copy is offered
+    QBasicTimer queueTimer; // the transfer timeout of a request that waits behind others
     std::optional<OfflineCopyOffer> offline; // engaged when the GET opted in
     std::optional<AttemptGate> gate;
     State state = State::Idle;

@@ -7,6 +7,7 @@
 #include "retryingreply_p.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace KeepTrying {
 
@@ -129,6 +130,45 @@ GiveUpReason::Kind RetryingReplyPrivate::limitReached(FaultClass limitClass,
     }
     // mayRetry() said no for none of the limits: the request must not be sent again.
     return GiveUpReason::NotReplaySafe;
+}
+
+void RetryingReplyPrivate::syncQueueClock()
+{
+    const AttemptGate::Wait wait = gate->waiting();
+    const bool behindOthers = state == State::WaitingForGate &&
+        (wait == AttemptGate::Wait::Limit || wait == AttemptGate::Wait::Breaker);
+    if (!behindOthers) {
+        queueTimer.stop();
+        return;
+    }
+    if (queueTimer.isActive())
+        return; // still waiting: its clock runs on
+    // The attempt's transfer timeout: the policy's, else the request's, else the manager's
+    // (as Qt applies them).
+    qint64 timeoutMs = policy.attemptTimeoutMs;
+    if (timeoutMs <= 0)
+        timeoutMs = q_func()->request().transferTimeout();
+    if (timeoutMs <= 0 && manager)
+        timeoutMs = manager->transferTimeout();
+    if (timeoutMs > 0 && policy.maxTimeoutAttempts > 0)
+        queueTimer.start(int(std::min<qint64>(timeoutMs, INT_MAX)), Qt::PreciseTimer, q_func());
+}
+
+void RetryingReplyPrivate::onQueueTimeout()
+{
+    queueTimer.stop();
+    if (done || state != State::WaitingForGate)
+        return;
+    // While the machine is offline a timeout says nothing of the server (as for attempts).
+    if (!gate->isNetworkOffline()) {
+        if (timeoutAttempts + 1 >= policy.maxTimeoutAttempts) {
+            giveUp(GiveUpReason::TimeoutsExhausted);
+            finishWithLastAnswer(AttemptOutcome::timedOutWaiting(), QStringLiteral("timed out"));
+            return;
+        }
+        ++timeoutAttempts;
+    }
+    syncQueueClock();
 }
 
 } // namespace KeepTrying

@@ -25,32 +25,34 @@ class AuthenticatorPrivate;
     Subclass it, implement sign() and renew(), and give it to the manager
     (RetryingNetworkAccessManager::setAuthenticator()). Then, for every request whose
     accountKey() is not empty:
-    \list
-    \li each attempt is signed with sign() just before it goes, so a retry or a replay
+
+    - each attempt is signed with sign() just before it goes, so a retry or a replay
         always carries the current credentials;
-    \li on an HTTP 401, renew() is called once for the account, however many requests get
+    - on an HTTP 401, renew() is called once for the account, however many requests get
         a 401 at the same time; every request of the account that gets a 401 meanwhile is
         parked, and every request about to start waits instead of spending an attempt with
         credentials known to be stale (RetryingReply::waitReason() is
         WaitReason::Authenticating);
-    \li after Renewed, each parked request is sent again, once, with the new credentials; a
+    - after Renewed, each parked request is sent again, once, with the new credentials; a
         second 401 is delivered to the caller (no loop). A request signed before the last
         renewal that comes back 401 is sent again at once, without a new renewal;
-    \li a request that must not be sent twice (a method that is not idempotent without an
+    - a request that must not be sent twice (a method that is not idempotent without an
         Idempotency-Key, a body that cannot be read again; RFC 9110 §9.2.2) is not sent
         again: its 401 is delivered, and the renewal still runs for the requests that follow.
-    \endlist
 
     renew() ends with finishRenewal() and one of three results:
 
-    result       what the waiting requests do                   the credentials
-    Renewed      go again with sign()'s new credentials         in use
-    Rejected     get their 401 (a request that waited before    refused: no renewal runs
-                 its first attempt goes, and its 401 comes)     again for the account until
-                                                                requestRenewal() is called
-    Unavailable  keep waiting (until their deadline, if any);   kept: nothing says they are
-                 renew() is called again after a backoff        wrong (the network is down,
-                 (renewalRetryDelays(), 1 s doubling to 60 s)   the token server errs)
+    <table>
+    <tr><th>Result</th><th>The waiting requests</th><th>The credentials</th></tr>
+    <tr><td>Renewed</td><td>go again with sign()'s new credentials</td><td>in use</td></tr>
+    <tr><td>Rejected</td><td>get their 401 (a request that waited before its first attempt
+        goes, and its 401 comes)</td><td>refused: no renewal runs again for the account
+        until requestRenewal() is called</td></tr>
+    <tr><td>Unavailable</td><td>keep waiting (until their deadline, if any); renew() is
+        called again after a backoff (setRenewalRetryDelays(), 1 s doubling to
+        60 s)</td><td>kept: nothing says they are wrong (the network is down, the token
+        server errs)</td></tr>
+    </table>
 
     The renewal's own requests must not wait for the renewal: mark them with
     excludeRequest() (or return an empty accountKey() for them).

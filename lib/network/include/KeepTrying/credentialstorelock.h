@@ -22,12 +22,11 @@ class CredentialStoreLockPrivate;
     works once, two processes that both renew would sign one of them out.
 
     Use it in Authenticator::renew():
-    \list 1
-    \li acquire(): the callback runs once this process holds the lock;
-    \li read the store again: if another process renewed while this one waited, take its
+
+    1. acquire(): the callback runs once this process holds the lock;
+    2. read the store again: if another process renewed while this one waited, take its
         credentials, release() and finishRenewal(key, Renewed) without a request;
-    \li else renew, write the store, then release() and finishRenewal().
-    \endlist
+    3. else renew, write the store, then release() and finishRenewal().
 
     Waiting never blocks the event loop: the lock is tried every pollIntervalMs() (a lock
     held by another process, or by another object in this one). A lock left by a process

@@ -25,7 +25,7 @@ namespace KeepTrying {
     plain reply.
 
     Unlike QNetworkDiskCache, the store keeps what the app opted in even when the response
-    says \c{Cache-Control: no-cache} (wallabag's API answers \c{no-cache, private}): the copy
+    says `Cache-Control: no-cache` (wallabag's API answers `no-cache, private`): the copy
     is never used as if it were fresh, only offered marked as stale, and online reads
     revalidate it (If-None-Match / If-Modified-Since; a 304 refreshes its stored headers and
     time, RFC 9111 §4.3.4). \c no-store and \c must-revalidate are respected unless the
@@ -72,7 +72,7 @@ enum Mode {
 /*! Flags of OverrideAttribute. */
 enum Override {
     NoOverride = 0,
-    /*! Store the response even when it says \c{Cache-Control: no-store} (RFC 9111
+    /*! Store the response even when it says `Cache-Control: no-store` (RFC 9111
         §5.2.2.5). Without it, such a response is not stored and an older copy of the same
         URL is removed. */
     StoreDespiteNoStore = 0x1,

@@ -27,94 +27,94 @@ class RetryingNetworkAccessManager;
     budget and the concurrency window apply) until the server has answered it, across
     crashes, kill -9 and restarts.
 
-    \section Guarantees
-    \list
-    \li At-least-once delivery, exactly-once effect: an item stays in the database until a
+    ### Guarantees
+
+    - At-least-once delivery, exactly-once effect: an item stays in the database until a
         success is recorded (2xx, or what setSuccessPredicate() calls one) or it becomes a
         dead letter. Every replay carries the item's Idempotency-Key
         (draft-ietf-httpapi-idempotency-key-header), so a server that honours it applies the
         write once however often it arrives (for a server that ignores keys, see
         setResendCheck()). A kill at any moment leaves every item enqueue() acknowledged
         either delivered-and-recorded or still queued.
-    \li Durable commits: WAL journal with \c{synchronous=FULL} for every commit the app is
+    - Durable commits: WAL journal with `synchronous=FULL` for every commit the app is
         told about (enqueue(), discard(), requeue()), so that it is on the disk (the WAL is
         fsync'ed) before the call returns, and survives a power cut, not only a crash of the
-        app. \c{NORMAL} would fsync only at checkpoints: safe against a crash, but the last
+        app. `NORMAL` would fsync only at checkpoints: safe against a crash, but the last
         writes may vanish on power loss, which is exactly when a laptop on a train loses
         them (bench_outbox measures both). The drain's own bookkeeping (being sent,
         delivered, failed, dead letter) is committed with NORMAL: should power loss undo
         it, an item is sent once more, which its Idempotency-Key makes harmless; that
         saves two fsyncs per replay.
-    \li Order: items with one resource key (OutboxEnqueueOptions::resourceKey, default the
+    - Order: items with one resource key (OutboxEnqueueOptions::resourceKey, default the
         origin) are sent one at a time in the order they were queued; different resources
         go in parallel (at most Settings::maxConcurrentReplays). A dead letter does not
         block the items queued after it.
-    \li No double send: one drainer per database file at a time, across threads and
+    - No double send: one drainer per database file at a time, across threads and
         processes (see below); overlapping triggers (start-up, reachability back, the retry
         timer, flush(), enqueue()) never send an item twice at once.
-    \li Nothing is dropped silently: a refused write becomes a dead letter with the server's
+    - Nothing is dropped silently: a refused write becomes a dead letter with the server's
         status and body (itemDeadLettered(), deadLetters()); an item older than
         Settings::maxAgeMs (off by default) becomes one with the reason "expired".
-    \li No secrets on disk: headers that isCredentialName() names (Authorization,
+    - No secrets on disk: headers that isCredentialName() names (Authorization,
         Proxy-Authorization, Cookie, X-Api-Key, …) are removed at enqueue, and a URL with a
         password is refused; the signer set with setSigner() adds the credentials to each
         replay, so a token refreshed meanwhile is used. Credentials in the URL's query are
         stored as they are: pass them through the signer instead.
-    \endlist
 
-    \section Outcomes of a replay
-    \list
-    \li 2xx, or a status the success predicate accepts: delivered, removed, itemDelivered().
-    \li 401 to a request an Authenticator handles (the manager's, or the one the signer
+
+    ### Outcomes of a replay
+
+    - 2xx, or a status the success predicate accepts: delivered, removed, itemDelivered().
+    - 401 to a request an Authenticator handles (the manager's, or the one the signer
         names with Authenticator::useAuthenticator()): an expired token, not a refusal. The
         manager sent it again after the renewal when it could; when it could not (no
         Idempotency-Key), the item keeps its place and goes again at once, held by the
         manager until the renewal ends, signed anew; when no renewal runs (it was refused,
         or the new credentials were refused too), after the backoff, and at once when a
         renewal succeeds after a refusal (the user signed in again). Never a dead letter.
-    \li A status the retry-later predicate accepts (setRetryLaterPredicate()): kept in its
+    - A status the retry-later predicate accepts (setRetryLaterPredicate()): kept in its
         place, retried after the backoff or at the next flush().
-    \li 408, 429, 5xx (those RetryPolicy retries) and connectivity faults, once the manager
+    - 408, 429, 5xx (those RetryPolicy retries) and connectivity faults, once the manager
         has given up: kept, retried after a backoff (Settings::initialRetryDelayMs doubling
         to Settings::maxRetryDelayMs, or the server's Retry-After, RFC 9110 §10.2.3).
-    \li 409 (the Idempotency-Key is in use by a request still being processed, as the draft
+    - 409 (the Idempotency-Key is in use by a request still being processed, as the draft
         says): retried later like a 503, up to Settings::maxConflictRetries times in a row,
         then a dead letter.
-    \li 422 (the key was used for another payload) and every other 4xx, and other statuses
+    - 422 (the key was used for another payload) and every other 4xx, and other statuses
         that are not successes (3xx the manager did not follow): dead letter.
-    \li No HTTP answer at all (TLS error, protocol error, timeout): kept and retried; a
+    - No HTTP answer at all (TLS error, protocol error, timeout): kept and retried; a
         captive portal or a clock that is wrong must not cost the user their change.
-    \endlist
 
-    \section Servers that ignore Idempotency-Key
+
+    ### Servers that ignore Idempotency-Key
     A server without Idempotency-Key support (wallabag, most APIs) applies a write twice
     when it arrives twice. For the items setResendCheck() names ("checked items"):
-    \table
-    \header \li When \li What happens
-    \row \li Every replay \li Sent without an Idempotency-Key, and the manager adds none
+    <table>
+    <tr><th>When</th><th>What happens</th></tr>
+    <tr><td>Every replay</td><td>Sent without an Idempotency-Key, and the manager adds none
         (RetryPolicy::addIdempotencyKey is off for it): the manager then sends it again
         within the replay only when no byte of it can have reached the server (connection
         refused, host not found), never after a timeout or a reset.
-    \row \li A replay ends without success, and it may have reached the server \li
+    <tr><td>A replay ends without success, and it may have reached the server</td><td>
         "Unsettled" from that moment: no HTTP answer other than a refused connection or an
         unknown host, or an answer that is not a 4xx (a 502 of a proxy whose server still
         works, say). A 4xx, or a connection refused, leaves the item as it was.
-    \row \li At setResendCheck(), for items left by an earlier run \li Unsettled from
+    <tr><td>At setResendCheck(), for items left by an earlier run</td><td>Unsettled from
         now when they were attempted before (attempts > 0, or left being sent): when that
         attempt was is not stored.
-    \row \li Before an unsettled item is sent again \li The check runs instead (the item
+    <tr><td>Before an unsettled item is sent again</td><td>The check runs instead (the item
         shows as Sending; cancel() refuses it). ResendFinding::Done: delivered, with the
         body the check gives (itemDelivered() with status 200). NotDone, and
         Settings::resendSettleMs have passed since the last attempt that may have reached
         the server: sent (no longer unsettled). NotDone sooner: WaitingToRetry until then,
         and checked again. Unknown: retried after the backoff, like a failed replay.
-    \endtable
+    </table>
     Other items are not affected: PATCH and DELETE that set a state are naturally
     idempotent and keep their keys and the manager's retries.
 
-    \section Drain lock
+    ### Drain lock
     Only one Outbox drains a database file at a time: a QLockFile next to it
-    (\c{<databasePath>.lock}), taken while there is something to send and released when
+    (`<databasePath>.lock`), taken while there is something to send and released when
     idle. QLockFile holds the holder's PID, host and application name: a holder killed by
     kill -9 does not keep it, because the next tryLock() finds that PID gone (or reused by
     another program) and takes the lock over; its stale time is off, so a live drainer on a
@@ -124,10 +124,10 @@ class RetryingNetworkAccessManager;
     the lock again every Settings::lockRetryMs while they have items. "Sending" markers
     left by a drainer that died are reset whenever the lock is taken (start-up included).
 
-    \section Faults of the database
+    ### Faults of the database
     A file that cannot be opened as an outbox (not a database, corrupt, an unknown schema
-    version) is renamed to \c{<databasePath>.broken-<UTC time>} (with its -wal and -shm),
-    the reason is logged in \c{keeptrying.outbox}, a fresh outbox is used, and
+    version) is renamed to `<databasePath>.broken-<UTC time>` (with its -wal and -shm),
+    the reason is logged in `keeptrying.outbox`, a fresh outbox is used, and
     databaseRecovered() tells the app (queued, so connect right after construction). When
     even a fresh one cannot be made (an unwritable directory, no QSQLITE driver), the app
     still runs: isUsable() is false, enqueue() returns OutboxError::DatabaseUnusable and
@@ -178,7 +178,7 @@ public:
             server may take to act on a request it had received (wallabag fetches the page
             of an add for up to 10 s before it stores the entry). */
         qint64 resendSettleMs = 15000;
-        /*! false: enqueue() commits with \c{synchronous=NORMAL} instead of FULL (faster,
+        /*! false: enqueue() commits with `synchronous=NORMAL` instead of FULL (faster,
             not safe against power loss; see the class comment). For benchmarks and
             throwaway data. */
         bool fullSync = true;
@@ -206,7 +206,7 @@ public:
     void setSettings(const Settings &settings);
 
     /*! Called with each replay's request just before it is sent, to add credentials
-        (e.g. \c{Authorization: Bearer <current token>}). Runs in the outbox's thread. */
+        (e.g. `Authorization: Bearer <current token>`). Runs in the outbox's thread. */
     void setSigner(std::function<void(QNetworkRequest &)> signer);
     /*! Decides whether a non-2xx answer \a httpStatus to \a item counts as delivered, e.g.
         404 or 410 to a DELETE (deleteGoneIsSuccess()). Not asked for 2xx, nor without an
@@ -291,14 +291,14 @@ public:
     OutboxItem::State resourceState(const QString &resourceKey) const;
     /*!
         Why the pending item \a id waits now, as data (see WaitReason):
-        \list
-        \li Sending: its replay's own reason (RetryingReply::waitReason(): Backoff,
+
+        - Sending: its replay's own reason (RetryingReply::waitReason(): Backoff,
             RetryAfter, Offline, BreakerOpen, …), None while an attempt is in flight;
-        \li WaitingToRetry: Backoff until OutboxItem::nextAttemptAt;
-        \li Queued: Offline while the network is down, Unreachable while its origin cannot
+        - WaitingToRetry: Backoff until OutboxItem::nextAttemptAt;
+        - Queued: Offline while the network is down, Unreachable while its origin cannot
             be reached; None when it only waits for its turn behind earlier items of its
             resource, or goes now.
-        \endlist
+
         None for a dead letter or an unknown id. itemWaitReasonChanged() says each change of
         a replay's reason; after itemStateChanged(), read it again.
     */

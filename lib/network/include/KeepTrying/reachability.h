@@ -27,34 +27,34 @@ class ReachabilityPrivate;
     attempts while they cannot succeed, and send them the moment they can.
 
     It combines three sources:
-    \list
-    \li a backend: QNetworkInformation by default (the platform's default backend, else one
+
+    - a backend: QNetworkInformation by default (the platform's default backend, else one
         with the Reachability feature); none loads on many Linux machines, and then the
         state stays Unknown;
-    \li active probing: after reportFailure() for an origin, one probe stream per origin
+    - active probing: after reportFailure() for an origin, one probe stream per origin
         with its own schedule, however many requests wait for it; any HTTP response to its
         HTTP probe proves the origin reachable, as does reportSuccess() from a real request;
-    \li simulated offline mode for QA: setSimulatedOffline() or KEEPTRYING_SIMULATE_OFFLINE=1.
-    \endlist
+    - simulated offline mode for QA: setSimulatedOffline() or KEEPTRYING_SIMULATE_OFFLINE=1.
+
 
     Which probe, when, and why:
-    \list
-    \li The connection was refused (nothing listens on the port: a server restarting, a
-        service stopped, a proxy that is down): \e{connect probes}. A TCP connection is
+
+    - The connection was refused (nothing listens on the port: a server restarting, a
+        service stopped, a proxy that is down): *connect probes*. A TCP connection is
         opened and closed at once, no byte of HTTP sent, so the server's application sees
         nothing and the kernel answers a refusal for next to nothing: they can come every
         200 ms (setConnectProbeSchedule()) and find a restarted server about 0.1 s after it
         listens again. The first once a connect succeeds is the HTTP probe, sent at once:
         a listener can be up before the application behind it answers.
-    \li Connections are accepted but then reset, or time out (a proxy or load balancer in
+    - Connections are accepted but then reset, or time out (a proxy or load balancer in
         front of a dead backend, a server that hangs), or nothing is known (watch()):
-        \e{HTTP probes} only (a HEAD of the origin's root, or setProbeUrl()), on the slower
+        *HTTP probes* only (a HEAD of the origin's root, or setProbeUrl()), on the slower
         schedule of setProbeSchedule(): there a connect succeeds and proves nothing. A probe
         that is refused switches the stream to connect probes, a connect that succeeds but
         whose HTTP probe then fails switches it back.
-    \li A server that answers with 5xx is reachable: that is the circuit breaker's matter,
+    - A server that answers with 5xx is reachable: that is the circuit breaker's matter,
         not reachability's.
-    \endlist
+
     Probes go the way the requests go: through the proxy the failing request's manager uses
     for the origin (its proxy factory, its proxy, else the application's). A connect probe
     through a SOCKS5 proxy, or an HTTP proxy's CONNECT tunnel (https), reaches the origin

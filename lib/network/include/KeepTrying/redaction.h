@@ -27,15 +27,15 @@ namespace KeepTrying {
     credential. Case does not matter, and '_', '-' and '.' count as the same separator.
 
     These names do:
-    \list
-    \li \c Authorization, \c Proxy-Authorization (RFC 9110 §11.6), \c Cookie,
+
+    - \c Authorization, \c Proxy-Authorization (RFC 9110 §11.6), \c Cookie,
         \c Set-Cookie (RFC 6265), and any name ending in \c -Authorization;
-    \li \c token, \c access_token (RFC 6750 §2.3), \c key, \c api_key, \c apikey,
+    - \c token, \c access_token (RFC 6750 §2.3), \c key, \c api_key, \c apikey,
         \c password, \c passwd, \c secret, \c signature, \c sig;
-    \li any name ending in \c -token, \c -secret, \c -password, \c -passwd, \c -signature,
+    - any name ending in \c -token, \c -secret, \c -password, \c -passwd, \c -signature,
         \c -credential, \c -api-key or \c -apikey: \c X-Api-Key, \c X-Auth-Token,
         \c refresh_token, \c client_secret, \c X-Amz-Signature...
-    \endlist
+
     Names merely ending in \c -key (Idempotency-Key, Sec-WebSocket-Key) do not.
 */
 KEEPTRYING_NETWORK_EXPORT bool isCredentialName(QStringView name);
@@ -43,7 +43,7 @@ KEEPTRYING_NETWORK_EXPORT bool isCredentialName(QStringView name);
 KEEPTRYING_NETWORK_EXPORT bool isCredentialName(const QByteArray &name);
 
 /*!
-    The value of header field \a name as it may be logged: \c{<redacted>} when
+    The value of header field \a name as it may be logged: `<redacted>` when
     isCredentialName(\a name); for \c Location and \c Content-Location (whose value is a
     URL, maybe relative), \a value with its query redacted as redactedUrl() does; otherwise
     \a value unchanged.
@@ -54,8 +54,8 @@ KEEPTRYING_NETWORK_EXPORT QByteArray redactedHeaderValue(const QByteArray &name,
 /*!
     \a url as it may be logged: without its password (the user name stays), and with the
     value of every query parameter that isCredentialName() replaced by \c REDACTED
-    (\c{?page=2&access_token=REDACTED}); names and other values stay. A fragment in the
-    shape of a query (\c{#access_token=...}, as the OAuth implicit grant returns it) is
+    (`?page=2&access_token=REDACTED`); names and other values stay. A fragment in the
+    shape of a query (`#access_token=...`, as the OAuth implicit grant returns it) is
     treated the same way.
 */
 KEEPTRYING_NETWORK_EXPORT QUrl redactedUrl(const QUrl &url);

@@ -54,7 +54,7 @@ struct RetryStatistics
     credentials set by the caller do not follow a redirect to another origin (see
     KeepCredentialsOnRedirectAttribute).
 
-    @note A request whose method is not idempotent (POST, PATCH, custom verbs; RFC 9110
+    \note A request whose method is not idempotent (POST, PATCH, custom verbs; RFC 9110
     §9.2.2) and that carries no Idempotency-Key reaches the server at most once. Its body
     goes to Qt as a device that cannot be rewound, with a Content-Length, because Qt would
     otherwise send it again by itself when the connection closes before a response. A
@@ -140,24 +140,24 @@ public:
 
     /*! Whether attempts per origin go through an adaptive concurrency window (default on),
         modelled on TCP's congestion window (RFC 5681):
-        \list
-        \li an origin not seen alive yet, or unreachable since, gets one attempt (a scout)
+
+        - an origin not seen alive yet, or unreachable since, gets one attempt (a scout)
             until that attempt's connection is up; then the window applies;
-        \li the window starts at six (Qt's own connections per host) and grows with answers
+        - the window starts at six (Qt's own connections per host) and grows with answers
             while it is what holds requests back (by one per answer up to the slow-start
             threshold, by one per round trip above it);
-        \li an answer 5xx or 429 halves it, and that attempt's slot stays taken for one
+        - an answer 5xx or 429 halves it, and that attempt's slot stays taken for one
             smoothed round trip (RFC 6298), so a server that sheds load at once is not
             asked again at once;
-        \li a connectivity fault (refused, reset, timed out) restarts it at one; when it
+        - a connectivity fault (refused, reset, timed out) restarts it at one; when it
             left nothing else in flight (the origin is down, not glitching), the first eight
             answers after it come one at a time: requests released after an outage are
             paced by the server's answers, and a server back from a restart gets the
             backlogs of all its waiting clients in steps;
-        \li an attempt counts until its response's headers arrive: a long download or an
+        - an attempt counts until its response's headers arrive: a long download or an
             event stream holds no slot while its body comes;
-        \li requests beyond it wait their turn, in order, without attempts.
-        \endlist
+        - requests beyond it wait their turn, in order, without attempts.
+
         Off: every request goes at once, and requests released after a wait are spread by
         RetryPolicy::reconnectStaggerMs instead. */
     bool isAdaptiveConcurrencyEnabled() const;

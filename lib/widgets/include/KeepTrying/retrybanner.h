@@ -91,14 +91,14 @@ public:
         on whose side, and that it keeps trying; no address, port or error code (those go
         to the keeptrying.* logging categories). \a server is not named; it is kept for
         existing callers.
-        \list
-        \li ConnectionRefused: "The server isn't answering right now. Your network is fine;
+
+        - ConnectionRefused: "The server isn't answering right now. Your network is fine;
             we'll keep trying and load this as soon as the server is back."
-        \li HostNotFound: "The server can't be found right now. Please check your network
+        - HostNotFound: "The server can't be found right now. Please check your network
             connection while we keep trying."
-        \li CannotConnect: "The server can't be reached right now. Please check your
+        - CannotConnect: "The server can't be reached right now. Please check your
             network connection while we keep trying."
-        \endlist */
+        */
     static QString defaultUnreachableText(RetryBannerController::UnreachableReason reason,
                                           const QString &server);
 

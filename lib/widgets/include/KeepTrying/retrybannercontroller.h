@@ -26,30 +26,30 @@ class RetryBannerControllerPrivate;
     holds no widget.
 
     The controller watches the requests a user is waiting for and sets situation to one of:
-    \list
-    \li Offline, while the network itself is known to be down and a watched request is
+
+    - Offline, while the network itself is known to be down and a watched request is
         unfinished: the manager's Reachability state is Offline (a platform backend says
         so, or simulated offline mode), or a watched request's last attempt failed with
         QNetworkReply::TemporaryNetworkFailureError (Qt found no network). Shown at once.
-    \li Unreachable, otherwise, while a watched request has waited for connectivity
+    - Unreachable, otherwise, while a watched request has waited for connectivity
         (RetryingReply::isWaitingForConnectivity(): its server cannot be reached, so no
         attempt is made) for offlineThresholdMs (300 ms by default; the short delay keeps
         a server that answers its first probe from flashing the message). The network is
         not known to be down, so this is not "offline": unreachableServer and
         unreachableReason say which server and what went wrong (a refused connection
         means the server's machine answered, so the network works).
-    \li ServerBusy, otherwise, while a watched request over thresholdMs (below) last waited
+    - ServerBusy, otherwise, while a watched request over thresholdMs (below) last waited
         because of its server (WaitReason RetryAfter, BreakerOpen, BudgetExhausted, or
         Backoff after an HTTP answer): the network works, the server is struggling.
-    \li Slow, otherwise, while a watched request has been unfinished for longer than
+    - Slow, otherwise, while a watched request has been unfinished for longer than
         thresholdMs (1000 ms by default), whatever keeps it: a retry, a wait (for its
         backoff, the circuit breaker or the retry budget) or a server that is simply slow
         to answer. Requests that finish within the threshold never show anything, so the
         banner does not flicker on a quick retry; once a request finishes, it counts no
         more, at once (no grace period).
-    \li Hidden, once no request gives a reason to show anything: every such request has
+    - Hidden, once no request gives a reason to show anything: every such request has
         finished (with success or not), or stopped waiting and is not slow.
-    \endlist
+
     Of Slow, ServerBusy and Unreachable, a situation once shown stays at least dwellMs (3 s)
     before it gives way to another of them, so one wait reads as one message.
     Every watched request counts until it finishes, also while its body arrives: exclude
@@ -59,12 +59,12 @@ class RetryBannerControllerPrivate;
 
     Bind it to a manager with one call, setManager(); RetryBanner::bind() does that for
     you. Which replies count:
-    \list
-    \li TrackAllReplies (the default): every reply of the manager.
-    \li TrackMarkedReplies: only replies whose request has UserWaitingAttribute set to true,
+
+    - TrackAllReplies (the default): every reply of the manager.
+    - TrackMarkedReplies: only replies whose request has UserWaitingAttribute set to true,
         and replies handed to track(). Use it when the application also loads things the
         user is not waiting for (thumbnails, prefetching).
-    \endlist
+
 
     The controller keeps one timer per tracked reply that fires once at the threshold, and
     one for the offline threshold; nothing is polled. Several banners, status bars or QML
