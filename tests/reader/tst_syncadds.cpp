@@ -33,6 +33,7 @@ private Q_SLOTS:
     void cleanup();
     void slowAddIsNeverDuplicated();
     void refusedAddIsSentAgainOnce();
+    void addWithExpiredTokenIsMadeOnce();
 
 private:
     bool refresh();
@@ -158,6 +159,33 @@ void tst_SyncAdds::refusedAddIsSentAgainOnce()
     QCOMPARE(shown(url), 1);
     QVERIFY(refresh());
     QCOMPARE(shown(url), 1);
+}
+
+// The token expired before an add: the manager does not send a POST without a key twice, so
+// the add gets its 401 while the token is renewed; the outbox keeps it in its place and sends
+// it again with the new token, at once (a 401 was not processed: no settle time, no check).
+void tst_SyncAdds::addWithExpiredTokenIsMadeOnce()
+{
+    QVERIFY(refresh());
+    const int before = (*m_server)->articleCount();
+    m_queue->setAddSettleMs(60000); // a needless wait would outlast the test's timeouts
+    (*m_server)->expireAccessTokens();
+    (*m_server)->resetStats();
+    const QUrl url(QStringLiteral("https://articles.example/added-at-expiry"));
+    const qint64 id = m_engine->addUrl(url);
+    QTRY_COMPARE_WITH_TIMEOUT(m_queue->waitingCount(), 0, 10000);
+    QCOMPARE(m_queue->outbox()->deadLetterCount(), 0);
+    QCOMPARE((*m_server)->articleCount(), before + 1);
+    const QList<RecordedRequest> all = (*m_server)->recordedRequests();
+    const auto tokenRequests =
+        std::count_if(all.cbegin(), all.cend(), [](const RecordedRequest &r) {
+            return r.method == "POST" && r.path == QLatin1String("/oauth/v2/token");
+        });
+    QCOMPARE(tokenRequests, 1);
+    QCOMPARE(posts(), 2); // refused with the old token, made with the new one
+    QCOMPARE(m_store->article(id).id, 0);
+    QCOMPARE(shown(url), 1);
+    QVERIFY(m_client->isSignedIn());
 }
 
 QTEST_GUILESS_MAIN(tst_SyncAdds)

@@ -6,6 +6,7 @@
 #include "wallabagclient.h"
 #include "wallabagjson.h"
 
+#include <KeepTrying/authenticator.h>
 #include <KeepTrying/outbox.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
@@ -55,11 +56,6 @@ OutboxChangeQueue::OutboxChangeQueue(WallabagClient *client,
         if (signedIn && !m_outbox)
             open();
     });
-    // A new token: the items held by a 401 go now, each in its place.
-    connect(client, &WallabagClient::tokenRenewed, this, [this] {
-        if (m_outbox)
-            m_outbox->flush();
-    });
     if (client->isSignedIn())
         QTimer::singleShot(0, this, [this] {
             if (!m_outbox)
@@ -105,25 +101,14 @@ void OutboxChangeQueue::open()
 {
     m_outbox = std::make_unique<Outbox>(m_path, m_manager);
     m_peeked = 0; // the outbox counts from now on
+    // The client's authenticator signs each replay with the current token; a 401 (the
+    // token expired while the item waited) is renewed once for every item, which keeps its
+    // place, so the writes to an article stay in order (the Outbox's rule for a 401).
     m_outbox->setSigner([client = m_client](QNetworkRequest &request) {
-        const QByteArray token = client->accessToken();
-        if (!token.isEmpty())
-            request.setRawHeader("Authorization", "Bearer " + token);
+        KeepTrying::Authenticator::useAuthenticator(request, client->authenticator());
     });
     // Gone already (deleted here or elsewhere, or a tag removed meanwhile): as wanted.
     m_outbox->setSuccessPredicate(&Outbox::deleteGoneIsSuccess);
-    // The token expired while the item waited (wallabag's last 3600 s): not a refusal. The
-    // item keeps its place, so the writes to an article stay in order, and goes again
-    // with the new token (tokenRenewed above); one renewal serves every item.
-    m_outbox->setRetryLaterPredicate(
-        [client = m_client](const OutboxItem &, int status, const QNetworkRequest &sent) {
-            if (status != 401)
-                return false;
-            const QByteArray authorization = sent.rawHeader("Authorization");
-            client->renewSignIn(authorization.startsWith("Bearer ") ? authorization.mid(7)
-                                                                    : QByteArray());
-            return true;
-        });
     // wallabag ignores Idempotency-Key: an add that may have reached it is not sent again
     // before asking whether its URL is saved.
     m_outbox->setResendCheck(

@@ -5,6 +5,7 @@
 
 #include "wallabagjson.h"
 
+#include <KeepTrying/authenticator.h>
 #include <KeepTrying/offlinecopy.h>
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybannercontroller.h>
@@ -13,7 +14,6 @@
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLoggingCategory>
-#include <QtCore/QTimer>
 #include <QtCore/QUrlQuery>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
@@ -30,16 +30,42 @@ bool sameOrigin(const QUrl &a, const QUrl &b)
 
 } // namespace
 
-WallabagClient::WallabagClient(QNetworkAccessManager *manager, QObject *parent)
-    : QObject(parent), m_manager(manager), m_renewRetry(new QTimer(this))
+// The manager's hook for this client's token: it signs every attempt to the server with the
+// current access token and, on a 401, asks for one renewal however many requests met it.
+class WallabagClient::Renewal final : public KeepTrying::Authenticator
 {
-    m_renewRetry->setSingleShot(true);
-    connect(m_renewRetry, &QTimer::timeout, this, &WallabagClient::signIn);
+public:
+    explicit Renewal(WallabagClient *client) : Authenticator(client), m_client(client) { }
+
+    QString accountKey(const QNetworkRequest &request) const override
+    {
+        // The token goes to the wallabag server only, never to the hosts of images.
+        return sameOrigin(request.url(), m_client->m_server) ? Authenticator::accountKey(request)
+                                                             : QString();
+    }
+    void sign(const QString &, QNetworkRequest &request) const override
+    {
+        if (!m_client->m_accessToken.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + m_client->m_accessToken);
+    }
+    QString key() const { return Authenticator::accountKey(QNetworkRequest(m_client->m_server)); }
+    void finish(Result result) { finishRenewal(key(), result); }
+
+protected:
+    void renew(const QString &) override { m_client->requestToken(); }
+
+private:
+    WallabagClient *m_client;
+};
+
+WallabagClient::WallabagClient(QNetworkAccessManager *manager, QObject *parent)
+    : QObject(parent), m_manager(manager), m_renewal(new Renewal(this))
+{
 }
 
-bool WallabagClient::isRenewing() const
+KeepTrying::Authenticator *WallabagClient::authenticator() const
 {
-    return m_tokenReply || m_renewRetry->isActive();
+    return m_renewal;
 }
 
 WallabagClient::~WallabagClient()
@@ -72,8 +98,8 @@ void WallabagClient::setServer(const QUrl &server, const Credentials &credential
             reply->deleteLater();
     }
     m_waitingForToken.clear();
-    m_renewRetry->stop();
-    m_renewFailures = 0;
+    // Requests parked for the previous account's renewal get their 401.
+    m_renewal->finish(KeepTrying::Authenticator::Rejected);
     m_server = server;
     m_credentials = credentials;
     const bool wasSignedIn = isSignedIn();
@@ -109,18 +135,6 @@ QNetworkRequest WallabagClient::writeRequest(const QUrl &url) const
     return request;
 }
 
-void WallabagClient::renewSignIn(const QByteArray &rejectedToken)
-{
-    // Refused with an older token: the current one has not been tried yet.
-    if (!m_accessToken.isEmpty() && rejectedToken != m_accessToken) {
-        if (!isRenewing())
-            QTimer::singleShot(0, this, &WallabagClient::tokenRenewed);
-        return;
-    }
-    if (!isRenewing())
-        signIn();
-}
-
 QUrl WallabagClient::entriesUrl(const QList<QPair<QString, QString>> &query) const
 {
     QUrl url = apiUrl(QStringLiteral("api/entries.json"));
@@ -134,8 +148,8 @@ QNetworkRequest WallabagClient::request(const QUrl &url, Waiting waiting) const
 {
     QNetworkRequest request(url);
     request.setRawHeader("Accept", "application/json");
-    if (!m_accessToken.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + m_accessToken);
+    // The manager signs each attempt with the current token (m_renewal).
+    KeepTrying::Authenticator::useAuthenticator(request, m_renewal);
     if (waiting == Waiting::User)
         KeepTrying::RetryBannerController::markUserWaiting(request);
     // The reader has no retry button and must not need one: a call keeps trying (at the
@@ -162,7 +176,7 @@ quint64 WallabagClient::getJson(const QUrl &url, Purpose purpose, Waiting waitin
         done(result);
         return 0;
     }
-    return start({ "GET", url, {}, purpose, waiting, std::move(done), {}, false, {}, {} });
+    return start({ "GET", url, {}, purpose, waiting, std::move(done), {}, {} });
 }
 
 quint64 WallabagClient::fetchEntry(qint64 id, Waiting waiting, Callback done, Callback stale)
@@ -174,9 +188,7 @@ quint64 WallabagClient::fetchEntry(qint64 id, Waiting waiting, Callback done, Ca
                    waiting,
                    std::move(done),
                    {},
-                   false,
-                   std::move(stale),
-                   {} });
+                   std::move(stale) });
 }
 
 void WallabagClient::forgetEntry(qint64 id)
@@ -193,8 +205,6 @@ quint64 WallabagClient::patchEntry(qint64 id, const QJsonObject &fields, Callbac
                    Purpose::Write,
                    Waiting::Background,
                    std::move(done),
-                   {},
-                   false,
                    {},
                    {} });
 }
@@ -217,8 +227,6 @@ quint64 WallabagClient::deleteEntry(qint64 id, Callback done)
                    Waiting::Background,
                    std::move(gone),
                    {},
-                   false,
-                   {},
                    {} });
 }
 
@@ -232,8 +240,6 @@ quint64 WallabagClient::addEntry(const QUrl &url, Callback done)
                    Waiting::Background,
                    std::move(done),
                    {},
-                   false,
-                   {},
                    {} });
 }
 
@@ -245,8 +251,6 @@ quint64 WallabagClient::removeTag(qint64 id, int tagId, Callback done)
                    Purpose::Write,
                    Waiting::Background,
                    std::move(done),
-                   {},
-                   false,
                    {},
                    {} });
 }
@@ -288,13 +292,12 @@ quint64 WallabagClient::start(Call call)
         // Offline with no token yet: the request goes now, so that its offline copy is
         // offered at once; when it is sent for real, the 401 signs in and sends it again.
         send(id);
-    } else if (m_accessToken.isEmpty() || isRenewing()) {
-        // Sent now, it would carry a token that is being replaced.
+    } else if (m_accessToken.isEmpty()) {
+        // Not signed in yet: it goes with the first token, or ends with the sign-in's words.
         m_waitingForToken << id;
-        if (!isRenewing())
-            signIn();
+        signIn();
     } else {
-        send(id);
+        send(id); // while a token is renewed, the manager holds it for the new one
     }
     return id;
 }
@@ -305,7 +308,6 @@ void WallabagClient::send(quint64 id)
     if (it == m_calls.end())
         return;
     QNetworkRequest req = request(it->url, it->waiting);
-    it->sentToken = m_accessToken;
     QNetworkReply *reply = nullptr;
     if (it->verb == "GET") {
         // An article's content is the user's saved copy: kept pinned, offered when the
@@ -369,21 +371,8 @@ void WallabagClient::finished(quint64 id, QNetworkReply *reply)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     const QByteArray body = reply->readAll();
-    if (status == 401 && !it->renewedToken) {
-        // The access token expired: send the call again, once, with a new one. Another call
-        // may have renewed it already (then this one goes at once) or be renewing it (then
-        // this one waits for that token): one token request for all of them.
-        it->renewedToken = true;
-        it->reply.clear();
-        if (!m_accessToken.isEmpty() && it->sentToken != m_accessToken && !isRenewing()) {
-            send(id);
-            return;
-        }
-        m_waitingForToken << id;
-        if (!isRenewing())
-            signIn();
-        return;
-    }
+    // A 401 here came after a renewal (the manager sent the call again once with the new
+    // token), or the sign-in was refused: the server does not take this account any more.
     Result result;
     result.status = status;
     if (reply->error() == QNetworkReply::NoError) {
@@ -408,9 +397,13 @@ void WallabagClient::finished(quint64 id, QNetworkReply *reply)
 
 void WallabagClient::signIn()
 {
+    m_renewal->requestRenewal(m_renewal->key()); // one token request at a time
+}
+
+void WallabagClient::requestToken()
+{
     if (m_tokenReply)
-        return; // one token request at a time; the others wait for it
-    m_renewRetry->stop();
+        return;
     // OAuth2 password or refresh-token grant, form-encoded as wallabag's documentation shows.
     QUrlQuery form;
     const bool refresh = !m_refreshToken.isEmpty();
@@ -429,7 +422,7 @@ void WallabagClient::signIn()
     encoded.replace("+", "%2B");
 
     QNetworkRequest req = request(apiUrl(QStringLiteral("oauth/v2/token")), Waiting::User);
-    req.setRawHeader("Authorization", QByteArray());
+    KeepTrying::Authenticator::excludeRequest(req); // it never waits for itself
     req.setHeader(QNetworkRequest::ContentTypeHeader,
                   QByteArrayLiteral("application/x-www-form-urlencoded"));
     m_tokenReply = m_manager->post(req, encoded);
@@ -446,22 +439,23 @@ void WallabagClient::tokenFinished(QNetworkReply *reply, bool refresh)
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (reply->error() != QNetworkReply::NoError && status == 0 && !m_accessToken.isEmpty()) {
         // A renewal without an answer (the server or the network is down): nothing says
-        // the credentials are wrong. Keep them and the sign-in; the calls keep waiting.
-        const int delayMs = std::min(60000, 1000 << std::min(m_renewFailures++, 6));
-        m_renewRetry->start(delayMs);
+        // the credentials are wrong. Keep them and the sign-in; the calls keep waiting, and
+        // the renewal is tried again after a backoff.
+        m_renewal->finish(KeepTrying::Authenticator::Unavailable);
         return;
     }
     if (reply->error() != QNetworkReply::NoError) {
         if (refresh) {
             // The refresh token is not known any more: sign in again with the password.
             m_refreshToken.clear();
-            signIn();
+            requestToken();
             return;
         }
         // Refused: the credentials are wrong (or the server is not wallabag).
         const QString message = describeSignInError(reply, body);
         const bool wasSignedIn = isSignedIn();
         m_accessToken.clear();
+        m_renewal->finish(KeepTrying::Authenticator::Rejected); // the calls held get their 401
         flushWaitingForToken(message);
         if (wasSignedIn)
             Q_EMIT signedInChanged(false);
@@ -477,14 +471,14 @@ void WallabagClient::tokenFinished(QNetworkReply *reply, bool refresh)
         const QString message =
             tr("This address doesn't look like a wallabag server — check it in Sign In. It is "
                "the address you open wallabag at in a browser.");
+        m_renewal->finish(KeepTrying::Authenticator::Rejected);
         flushWaitingForToken(message);
         Q_EMIT signInFailed(message);
         return;
     }
-    m_renewFailures = 0;
+    m_renewal->finish(KeepTrying::Authenticator::Renewed); // the calls held go again
     if (!wasSignedIn)
         Q_EMIT signedInChanged(true);
-    Q_EMIT tokenRenewed();
     flushWaitingForToken(QString());
 }
 
@@ -585,7 +579,7 @@ QNetworkReply *WallabagClient::getImage(const QUrl &url, int offlineCopy)
 {
     QNetworkRequest request(url);
     request.setAttribute(KeepTrying::OfflineCopy::ModeAttribute, offlineCopy);
-    if (sameOrigin(url, m_server) && !m_accessToken.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + m_accessToken);
+    // Signed by the manager, and only for the wallabag server itself (Renewal::accountKey).
+    KeepTrying::Authenticator::useAuthenticator(request, m_renewal);
     return m_manager->get(request);
 }

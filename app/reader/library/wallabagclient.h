@@ -13,8 +13,11 @@
 
 #include <functional>
 
+namespace KeepTrying {
+class Authenticator;
+}
+
 QT_BEGIN_NAMESPACE
-class QTimer;
 class QNetworkAccessManager;
 class QNetworkReply;
 class QNetworkRequest;
@@ -32,16 +35,16 @@ QT_END_NAMESPACE
     user moved on): a call the user waits for never gives up behind their back. Calls made
     with Waiting::User are marked for the retry banner.
 
-    An access token that expires (wallabag: after 3600 s, 401 invalid_grant) is renewed with
-    the refresh token and the call is sent again, once; the user notices nothing. One
-    renewal at a time: every call that meets a 401 meanwhile waits for it, and a call refused
-    with a token older than the current one goes again at once with the current one, so
-    twenty calls that find the token expired cost one token request (wallabag's refresh
-    tokens work once: a second refresh with the same one would be refused). A refresh token
-    the server no longer knows falls back to the password grant. A renewal that gets no
-    answer (network down) keeps the sign-in and the tokens and tries again later; only an
-    answer that refuses the credentials signs out. Credentials are kept in memory only;
-    they are never logged.
+    An access token that expires (wallabag: after 3600 s, 401 invalid_grant) is renewed by
+    the manager's authenticator hook (authenticator(), a KeepTrying::Authenticator): the
+    manager signs every attempt to the server with the current token, asks for one renewal
+    (the refresh-token grant) however many calls meet the 401, holds them meanwhile and
+    sends each again once with the new token; the user notices nothing, and twenty calls
+    that find the token expired cost one token request (wallabag's refresh tokens work once).
+    A refresh token the server no longer knows falls back to the password grant. A renewal
+    that gets no answer (network down) keeps the sign-in and the tokens and is tried again
+    after a backoff; only an answer that refuses the credentials signs out. Credentials are
+    kept in memory only; they are never logged.
 */
 class WallabagClient : public QObject
 {
@@ -109,15 +112,13 @@ public:
     quint64 addEntry(const QUrl &url, Callback done);
     /*! DELETE api/entries/{id}/tags/{tagId}.json (200 even when the tag is not on it). */
     quint64 removeTag(qint64 id, int tagId, Callback done);
-    /*! The access token of the current sign-in, or empty before the first one: for the
-        Outbox's signer, which adds it to each replay of a write at send time. */
+    /*! The access token of the current sign-in, or empty before the first one. */
     QByteArray accessToken() const { return m_accessToken; }
-    /*! The server refused \a rejectedToken (a 401 to a write sent outside a call of this
-        client): renews the sign-in (refresh-token grant, else the password) unless a newer
-        token is there already or a renewal is under way; tokenRenewed() follows. */
-    void renewSignIn(const QByteArray &rejectedToken);
-    /*! True while a renewal of the token is under way (or waits to try again). */
-    bool isRenewing() const;
+    /*! The hook that signs this client's requests and renews its token: a write sent
+        outside this client (the Outbox) names it on its request
+        (KeepTrying::Authenticator::useAuthenticator()), and is signed and renewed for the
+        same way. Owned by the client. */
+    KeepTrying::Authenticator *authenticator() const;
     /*! The URL of \a path (e.g. "api/entries/4.json") under the server, keeping a path
         prefix such as https://host/wallabag/. */
     QUrl apiUrl(const QString &path) const;
@@ -143,8 +144,6 @@ public:
 
 Q_SIGNALS:
     void signedInChanged(bool signedIn);
-    /*! A new access token is there (first sign-in or renewal): writes held for it can go. */
-    void tokenRenewed();
     /*! Signing in failed for a reason trying again cannot fix (a wrong password, a wrong
         client id, no wallabag at that address); \a message says so in words. Calls waiting
         for the sign-in end with the same message. */
@@ -162,14 +161,14 @@ private:
         Waiting waiting = Waiting::Background;
         Callback done;
         QPointer<QNetworkReply> reply;
-        bool renewedToken = false;
         Callback stale; // an entry's offline copy, offered while the fresh one is slow
-        QByteArray sentToken; // the access token the current attempt carries
     };
+    class Renewal;
 
     quint64 start(Call call);
     void send(quint64 id);
     void finished(quint64 id, QNetworkReply *reply);
+    void requestToken(); // the renewal: the refresh-token grant, else the password grant
     void tokenFinished(QNetworkReply *reply, bool refresh);
     void flushWaitingForToken(const QString &failure);
     QNetworkRequest request(const QUrl &url, Waiting waiting) const;
@@ -184,8 +183,7 @@ private:
     QHash<quint64, Call> m_calls;
     QList<quint64> m_waitingForToken;
     QPointer<QNetworkReply> m_tokenReply;
-    QTimer *m_renewRetry = nullptr; // a renewal that got no answer tries again
-    int m_renewFailures = 0;
+    Renewal *m_renewal; // a child
     quint64 m_nextId = 1;
     // Server-fault attempts for a call: in practice, no limit (at one attempt per maximum
     // backoff, years).

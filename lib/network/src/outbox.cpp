@@ -317,6 +317,11 @@ void OutboxPrivate::replyFinished(qint64 id, QNetworkReply *reply)
             refreshCounts(); // a slot of itemDelivered() sees it gone from pendingCount()
             Q_EMIT q->itemDelivered(id, status, reply->readAll());
         }
+    } else if (const auto retry = status == 401 ? credentialsRetry(reply) : std::nullopt) {
+        // The manager's Authenticator renews the credentials (once for every request): the
+        // item keeps its place and goes again, signed anew. At once while a renewal runs
+        // (the manager holds it behind the renewal); after the backoff once it was refused.
+        retryLater(item, statusText(reply, status), *retry, false);
     } else if (status > 0 && retryLaterPredicate &&
                retryLaterPredicate(item, status, reply->request())) {
         // Not a refusal for good (an expired token being renewed): it keeps its place.

@@ -6,14 +6,18 @@
 
 #include "outboxstore_p.h"
 
+#include <KeepTrying/authenticator.h>
 #include <KeepTrying/outbox.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QHash>
 #include <QtCore/QLockFile>
 #include <QtCore/QPointer>
+#include <QtCore/QSet>
 #include <QtCore/QTimer>
 #include <QtNetwork/QNetworkReply>
+
+#include <optional>
 
 namespace KeepTrying {
 
@@ -41,6 +45,10 @@ public:
     void checkFinished(qint64 id, Outbox::ResendFinding finding, const QByteArray &body);
     void retryLater(const OutboxItem &item, const QString &error, qint64 retryAfterMs,
                     bool conflict);
+    // A 401 to a request an Authenticator handles (outboxauth.cpp): the Retry-After the
+    // item goes again with, in its place: 0 (at once, behind the running renewal), or -1
+    // (the backoff: no renewal runs). Nothing when no authenticator handles it.
+    std::optional<qint64> credentialsRetry(const QNetworkReply *reply);
     void deadLetter(const OutboxItem &item, int status, const QByteArray &body,
                     const QString &reason, bool countAttempt);
     bool isExpired(const OutboxItem &item, qint64 now) const;
@@ -76,6 +84,8 @@ public:
         bool checking = false; // a resend check, not a replay, is under way
     };
     QHash<qint64, Flight> inFlight;
+    QList<QPointer<Authenticator>> watchedAuthenticators;
+    QSet<QString> refusedAccounts; // a renewal that ends them flushes the outbox
     QTimer wakeTimer;
     bool drainScheduled = false;
     bool draining = false; // drain() is on the stack: a nested call only asks for another pass

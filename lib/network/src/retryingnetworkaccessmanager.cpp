@@ -221,6 +221,18 @@ void RetryingNetworkAccessManager::setReachability(Reachability *reachability)
         Q_EMIT simulatedOfflineChanged(d->reachability->isSimulatedOffline());
 }
 
+Authenticator *RetryingNetworkAccessManager::authenticator() const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->authenticator;
+}
+
+void RetryingNetworkAccessManager::setAuthenticator(Authenticator *authenticator)
+{
+    Q_D(RetryingNetworkAccessManager);
+    d->authenticator = authenticator;
+}
+
 bool RetryingNetworkAccessManager::isAdaptiveConcurrencyEnabled() const
 {
     Q_D(const RetryingNetworkAccessManager);

@@ -4,6 +4,7 @@
 #ifndef KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 #define KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 
+#include <KeepTrying/authenticator.h>
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybudget.h>
@@ -55,6 +56,7 @@ public:
     QPointer<CircuitBreaker> breaker;
     RetryBudget *ownBudget = nullptr;
     QPointer<RetryBudget> budget;
+    QPointer<Authenticator> authenticator; // not owned
     OfflineCopy::Settings offlineCopySettings;
     OfflineCopyStore offlineCopies;
     // The store, when open.

@@ -48,6 +48,7 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     d->gate->setWaitChangedHandler([d] { d->syncWaitSignals(); });
     d->gate->setTarget(request.url(), policy);
     d->hop.emplace(op, request, outgoingData, policy, manager->redirectPolicy());
+    d->bindAuthenticator(request);
 
     setRequest(request);
     setOperation(op);
@@ -142,27 +143,6 @@ bool RetryingReply::isWaitingToRetry() const
     return d->waitingToRetry;
 }
 
-int RetryingReply::lastResumeStatus() const
-{
-    Q_D(const RetryingReply);
-    const auto &answer = d->forwarder.resumeAnswer();
-    return answer ? answer->status : 0;
-}
-
-QList<QNetworkReply::RawHeaderPair> RetryingReply::lastResumeHeaders() const
-{
-    Q_D(const RetryingReply);
-    const auto &answer = d->forwarder.resumeAnswer();
-    return answer ? answer->headers : QList<RawHeaderPair>();
-}
-
-QByteArray RetryingReply::lastResumeBody() const
-{
-    Q_D(const RetryingReply);
-    const auto &answer = d->forwarder.resumeAnswer();
-    return answer ? answer->body : QByteArray();
-}
-
 RetryPolicy RetryingReply::retryPolicy() const
 {
     Q_D(const RetryingReply);
@@ -184,7 +164,7 @@ qint64 RetryingReply::requestBodySize() const
 void RetryingReplyPrivate::startAttempt()
 {
     Q_Q(RetryingReply);
-    if (done)
+    if (done || waitForCredentials())
         return;
 
     switch (gate->acquire(pendingServerRetry)) {
@@ -251,6 +231,7 @@ void RetryingReplyPrivate::startAttempt()
     QNetworkRequest r;
     QIODevice *upload =
         hop->prepare(r, attempt, forwarder.handedOver(), forwarder.validator(), policy, q);
+    signAttempt(r);
     // A device made for this attempt lives exactly as long as the attempt that reads it.
     QIODevice *ours = upload && upload->parent() == q ? upload : nullptr;
     if (offline)
@@ -308,10 +289,11 @@ void RetryingReplyPrivate::onMetaDataChanged()
     if (resuming && !is2xx)
         forwarder.recordResumeAnswer(current);
     const bool customDecides = policy.shouldRetry && status >= 400;
-    if ((fault == FaultClass::Server || customDecides) &&
-        mayRetry(fault == FaultClass::Server ? fault : FaultClass::Permanent,
-                 QNetworkReply::NoError)) {
-        // Perhaps retried: the caller sees this response only if it turns out to be the last.
+    if (mayRenewCredentials(status) ||
+        ((fault == FaultClass::Server || customDecides) &&
+         mayRetry(fault == FaultClass::Server ? fault : FaultClass::Permanent,
+                  QNetworkReply::NoError))) {
+        // Perhaps sent again: the caller sees this response only if it turns out to be the last.
         forwarder.mode = Mode::Holding;
         return;
     }
@@ -439,6 +421,8 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         ? FaultClass::Connectivity
         : policy.classify(outcome.error, outcome.httpStatus);
     teachMonitors(outcome, fault);
+    if (outcome.httpStatus == 401 && credentialsRefused(outcome))
+        return;
     if (fault == FaultClass::None) {
         if (outcome.httpStatus == 304 && offline && offline->revalidates()) {
             if (answerWithCopy())

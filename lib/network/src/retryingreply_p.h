@@ -4,6 +4,7 @@
 #ifndef KEEPTRYING_RETRYINGREPLY_P_H
 #define KEEPTRYING_RETRYINGREPLY_P_H
 
+#include <KeepTrying/authenticator.h>
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
 #include <KeepTrying/retrybudget.h>
@@ -65,9 +66,12 @@ public:
                         redirected: see Mode)                 Idle (hopTimer); limit -> Finished
         BackingOff      retryTimer runs before the next       retryTimer -> Idle;
                         attempt                               deadline, abort -> Finished
+        Authenticating  the authenticator renews credentials  its end: Idle, or Finished
+                        (a 401 may be held)                   with the 401; deadline, abort
+                                                              -> Finished
         Finished        finished() was emitted, or is being   never
     */
-    enum class State { Idle, WaitingForGate, Attempting, BackingOff, Finished };
+    enum class State { Idle, WaitingForGate, Attempting, BackingOff, Authenticating, Finished };
 
     void startAttempt();
     // Emits waitingForConnectivityChanged/waitingToRetryChanged for what the state and the
@@ -108,6 +112,18 @@ public:
     }
 
     using Outcome = AttemptOutcome;
+    // Credentials that expire (retryingreplyauth.cpp): each attempt signed by the
+    // authenticator; a 401 held and sent again once after one renewal per account.
+    void bindAuthenticator(const QNetworkRequest &request);
+    bool waitForCredentials(); // before an attempt: true when it waits for a renewal
+    void signAttempt(QNetworkRequest &request);
+    bool mayRenewCredentials(int status) const; // a 401 to hold, not forward
+    bool credentialsRefused(const Outcome &outcome); // true: it waits, or goes again
+    void credentialsRenewed(Authenticator::Result result);
+    QPointer<Authenticator> authenticator; // null: none handles this request
+    QString authKey;
+    quint64 signedGeneration = 0; // the credentials the last attempt carried
+    bool authReplayed = false; // sent again once after a renewal: a 401 now is the answer
     void attemptEnded(const Outcome &outcome);
     void teachMonitors(const Outcome &outcome, FaultClass fault);
     void followRedirect();

@@ -3,7 +3,7 @@
 
 // RetryingReply as a QIODevice and a QNetworkReply: reading (the forwarder's stitched
 // body), the read buffer size, the optional signals connected on demand, and TLS settings,
-// each passed on to the running attempt and kept for the later ones.
+// each passed on to the running attempt and kept for the later ones; what a resume answered.
 
 #include <KeepTrying/retryingreply.h>
 
@@ -12,6 +12,27 @@
 #include <algorithm>
 
 namespace KeepTrying {
+
+int RetryingReply::lastResumeStatus() const
+{
+    Q_D(const RetryingReply);
+    const auto &answer = d->forwarder.resumeAnswer();
+    return answer ? answer->status : 0;
+}
+
+QList<QNetworkReply::RawHeaderPair> RetryingReply::lastResumeHeaders() const
+{
+    Q_D(const RetryingReply);
+    const auto &answer = d->forwarder.resumeAnswer();
+    return answer ? answer->headers : QList<RawHeaderPair>();
+}
+
+QByteArray RetryingReply::lastResumeBody() const
+{
+    Q_D(const RetryingReply);
+    const auto &answer = d->forwarder.resumeAnswer();
+    return answer ? answer->body : QByteArray();
+}
 
 qint64 RetryingReply::bytesAvailable() const
 {

@@ -27,6 +27,9 @@ WaitReason RetryingReplyPrivate::currentWaitReason() const
 {
     if (state == State::BackingOff)
         return backoffReason;
+    if (state == State::Authenticating && gate)
+        return WaitReason::authenticating(gate->originUrl()).withFault(lastFaultStatus,
+                                                                       lastFaultError);
     if (state != State::WaitingForGate || !gate)
         return WaitReason();
     const QUrl &url = gate->originUrl();
@@ -63,7 +66,8 @@ bool RetryingReplyPrivate::syncWaitSignals()
          (wait == AttemptGate::Wait::Breaker || wait == AttemptGate::Wait::Budget));
     const bool forConnectivity =
         state == State::WaitingForGate && wait == AttemptGate::Wait::Connectivity;
-    if (state == State::BackingOff || state == State::WaitingForGate || waitReason.isWaiting())
+    if (state == State::BackingOff || state == State::WaitingForGate ||
+        state == State::Authenticating || waitReason.isWaiting())
         waitReason = currentWaitReason();
     const QPointer<RetryingReply> alive(q);
     for (bool starting : { false, true }) {

@@ -67,6 +67,11 @@ WaitReason WaitReason::backoff(const QUrl &origin, qint64 inMs)
     return WaitReason(Backoff, origin, inMs);
 }
 
+WaitReason WaitReason::authenticating(const QUrl &origin)
+{
+    return WaitReason(Authenticating, origin, -1);
+}
+
 WaitReason WaitReason::withFault(int httpStatus, QNetworkReply::NetworkError error) const
 {
     WaitReason reason = *this;

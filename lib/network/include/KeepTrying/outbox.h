@@ -65,6 +65,13 @@ class RetryingNetworkAccessManager;
     ### Outcomes of a replay
 
     - 2xx, or a status the success predicate accepts: delivered, removed, itemDelivered().
+    - 401 to a request an Authenticator handles (the manager's, or the one the signer
+        names with Authenticator::useAuthenticator()): an expired token, not a refusal. The
+        manager sent it again after the renewal when it could; when it could not (no
+        Idempotency-Key), the item keeps its place and goes again at once, held by the
+        manager until the renewal ends, signed anew; when no renewal runs (it was refused,
+        or the new credentials were refused too), after the backoff, and at once when a
+        renewal succeeds after a refusal (the user signed in again). Never a dead letter.
     - A status the retry-later predicate accepts (setRetryLaterPredicate()): kept in its
         place, retried after the backoff or at the next flush().
     - 408, 429, 5xx (those RetryPolicy retries) and connectivity faults, once the manager
@@ -209,7 +216,8 @@ public:
     static bool deleteGoneIsSuccess(const OutboxItem &item, int httpStatus);
     /*!
         Decides whether a refusal \a httpStatus to \a item means "not yet" rather than
-        "never": typically a 401 because the access token expired while the app renews it.
+        "never": typically a 401 because the access token expired while the app renews it
+        (with an Authenticator, the outbox does this by itself: see "Outcomes of a replay").
         Such an item is not a dead letter: it keeps its place (the items of its resource
         queued after it still wait behind it) and goes again after the backoff, or at once
         at the next flush() (call it when the new token is there). \a sent is the request

@@ -49,9 +49,12 @@ constexpr auto UserWaiting = QNetworkRequest::Attribute(FirstId + 8);
 /*! A qint64, milliseconds (≥ 0; 0: none): replaces RetryPolicy::deadlineMs for this
     request, so one call site can bound its request without copying the whole policy. */
 constexpr auto Deadline = QNetworkRequest::Attribute(FirstId + 9);
+/*! A QObject * (an Authenticator, or null for none) that replaces the manager's
+    authenticator for this request (Authenticator::AuthenticatorAttribute). */
+constexpr auto Authenticator = QNetworkRequest::Attribute(FirstId + 10);
 
 /*! Every id above, for the check below and for tests. */
-constexpr std::array<QNetworkRequest::Attribute, 10> all()
+constexpr std::array<QNetworkRequest::Attribute, 11> all()
 {
     return { RetryPolicy,
              WaitForConnectivity,
@@ -62,7 +65,8 @@ constexpr std::array<QNetworkRequest::Attribute, 10> all()
              OfflineCopyStoredAt,
              OfflineCopyAge,
              UserWaiting,
-             Deadline };
+             Deadline,
+             Authenticator };
 }
 
 namespace Detail {

@@ -17,6 +17,7 @@
 
 namespace KeepTrying {
 
+class Authenticator;
 class CircuitBreaker;
 class Reachability;
 class RetryBudget;
@@ -128,6 +129,14 @@ public:
     RetryBudget *retryBudget() const;
     /*! Shares \a budget with other managers (not owned; nullptr restores the own one). */
     void setRetryBudget(RetryBudget *budget);
+
+    /*! The authenticator that renews expiring credentials for requests (see
+        KeepTrying::Authenticator: every attempt signed, one renewal per account on a 401,
+        the requests that got a 401 meanwhile sent again once); nullptr (the default):
+        none, a 401 is the caller's answer. Not owned. A request may name another one
+        (Authenticator::AuthenticatorAttribute). Requests already started keep theirs. */
+    Authenticator *authenticator() const;
+    void setAuthenticator(Authenticator *authenticator);
 
     /*! Whether attempts per origin go through an adaptive concurrency window (default on),
         modelled on TCP's congestion window (RFC 5681):

@@ -36,7 +36,7 @@ namespace KeepTrying {
     BudgetExhausted  yes       the next retry token      -               yes
     WindowFull       yes       -                         yes             if an attempt failed
     Backoff          yes       when backoff ends         -               yes
-    Authenticating   yes       -                         -               -
+    Authenticating   yes       -                         -               the 401, if one came
 
     The fault is that of the last failed attempt: httpStatus() (0 when no response came)
     and networkError() (NoError when a response came and Qt saw no error). Times are
@@ -80,8 +80,9 @@ public:
         //!< its turn, queuedBehind() requests ahead of it.
         Backoff, //!< The last attempt failed with a retryable fault; the next starts when
         //!< the exponential backoff with jitter ends (until()).
-        Authenticating //!< Reserved: the request waits for new credentials (an
-        //!< authenticator refreshing a token). Not reported yet.
+        Authenticating //!< The request waits while its Authenticator renews the account's
+        //!< credentials (an expired token being refreshed): after a 401 of its own, or
+        //!< before its attempt, instead of sending credentials known to be stale.
     };
     Q_ENUM(Kind)
 
@@ -98,6 +99,7 @@ public:
     static WaitReason budgetExhausted(const QUrl &origin, qint64 inMs);
     static WaitReason windowFull(const QUrl &origin, int queuedBehind);
     static WaitReason backoff(const QUrl &origin, qint64 inMs);
+    static WaitReason authenticating(const QUrl &origin);
     /*! A copy that also carries the last failed attempt's fault. */
     WaitReason withFault(int httpStatus, QNetworkReply::NetworkError error) const;
 
