@@ -12,6 +12,7 @@
 #include "library/wallabagclient.h"
 
 #include <KeepTrying/Demo/demoserver.h>
+#include <KeepTrying/authenticator.h>
 #include <KeepTrying/offlinecopy.h>
 #include <KeepTrying/outbox.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
@@ -512,6 +513,8 @@ void tst_SyncEngine::renewalWithoutAnswerKeepsSignIn()
     QSignalSpy signInFailed(m_client.get(), &WallabagClient::signInFailed);
     (*m_server)->expireAccessTokens();
     (*m_server)->addFault(QStringLiteral("route=/oauth/v2/token,drop=before-headers,count=3"));
+    // The renewal's own backoff (1 s doubling) shortened: the test is about what stays.
+    m_client->authenticator()->setRenewalRetryDelays(50, 200);
     bool done = false;
     bool ok = false;
     m_client->fetchEntry(1, WallabagClient::Waiting::Background,
