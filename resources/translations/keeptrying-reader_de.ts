@@ -300,6 +300,14 @@
         <source>%1 answers again. Updating your list…</source>
         <translation>%1 antwortet wieder. Ihre Liste wird aktualisiert …</translation>
     </message>
+    <message>
+        <source>Waiting for the proxy to answer…</source>
+        <translation>Warten auf eine Antwort des Proxys …</translation>
+    </message>
+    <message>
+        <source>Your list loads as soon as the proxy answers.</source>
+        <translation>Ihre Liste wird geladen, sobald der Proxy antwortet.</translation>
+    </message>
 </context>
 <context>
     <name>DeveloperWindow</name>

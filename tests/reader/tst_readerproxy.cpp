@@ -21,6 +21,7 @@
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QStatusBar>
 
 #include <memory>
 
@@ -172,6 +173,9 @@ void tst_ReaderProxy::deadProxyIsNamed()
                               qPrintable(bannerText()), 15000);
     QVERIFY2(!bannerText().contains(QLatin1String("server seems to be down")),
              qPrintable(bannerText()));
+    // The rest of the window says the same: the proxy is what it waits for.
+    const QString status = m_reader->window()->statusBar()->currentMessage();
+    QVERIFY2(status.contains(QLatin1String("proxy")), qPrintable(status));
 }
 
 // Settings, libraries, outboxes and offline copies in a directory of the test's own, and

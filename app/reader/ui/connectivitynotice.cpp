@@ -370,9 +370,14 @@ void ConnectivityNotice::showSituation()
     const QString server = hostOf(controller->unreachableServer());
     const bool nameNotFound = situation == RetryBannerController::Unreachable &&
         controller->unreachableReason() == RetryBannerController::HostNotFound;
+    const bool proxyFailed = situation == RetryBannerController::Unreachable &&
+        controller->unreachableReason() == RetryBannerController::ProxyFailed;
     if (waiting == m_offlineShown &&
-        (!waiting || (server == m_waitingFor && nameNotFound == m_nameNotFound)))
+        (!waiting ||
+         (server == m_waitingFor && nameNotFound == m_nameNotFound &&
+          proxyFailed == m_proxyFailed)))
         return;
+    m_proxyFailed = proxyFailed;
     m_offlineShown = waiting;
     m_waitingFor = server;
     m_nameNotFound = nameNotFound;
@@ -381,6 +386,8 @@ void ConnectivityNotice::showSituation()
         const bool offline = situation == RetryBannerController::Offline;
         if (nameNotFound)
             m_views.statusBar->showMessage(retryText(WaitCause::NameNotFound, server));
+        else if (proxyFailed)
+            m_views.statusBar->showMessage(tr("Waiting for the proxy to answer…"));
         else
             m_views.statusBar->showMessage(offline ? tr("Waiting for the network…")
                                                    : tr("Waiting for %1 to answer…").arg(server));
@@ -397,8 +404,9 @@ void ConnectivityNotice::showSituation()
             m_views.countLabel->setText(tr("Waiting…"));
             m_views.pane->showPlaceholder(
                 tr("Your saved articles"),
-                offline ? tr("Your list loads as soon as the network is back.")
-                        : tr("Your list loads as soon as %1 answers.").arg(server));
+                offline           ? tr("Your list loads as soon as the network is back.")
+                    : proxyFailed ? tr("Your list loads as soon as the proxy answers.")
+                                  : tr("Your list loads as soon as %1 answers.").arg(server));
         } else {
             Q_EMIT missingContentChanged(); // "not available offline yet"
         }

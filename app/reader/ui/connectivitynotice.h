@@ -120,6 +120,7 @@ private:
     bool m_refreshDone = false; // a refresh has ended since the start
     bool m_offlineShown = false; // offline, or waiting for a server that does not answer
     bool m_wasWaiting = false; // the banner said offline/unreachable since the last refresh
+    bool m_proxyFailed = false; // what the status bar and pane say: the proxy is waited for
     bool m_waitedForNetwork = false; // ...and offline among them: "back online", else the server
     QString m_waitingFor;
     bool m_nameNotFound = false; // the server waited for is a name that could not be found
