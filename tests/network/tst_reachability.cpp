@@ -389,11 +389,11 @@ void tst_Reachability::parkedWhileOfflineThenEachOnce()
         // the event loop. Under load the scout's own answer can come before that pass, and
         // its success has grown the window (slow start) by then, by one or, on a loaded
         // machine where more answers come first, by more: at least the six went together.
-        if (startedAtFinish.at(0) == 1)
-            QVERIFY2(startedAtFinish.at(1) >= 6,
-                     qPrintable(QString::number(startedAtFinish.at(1))));
-        else
-            QCOMPARE(startedAtFinish.at(0), 6);
+        // The first reply to finish may be one of the six, seen after answers grew the window
+        // further (8 were seen): what matters is that they did not go one by one.
+        const int first = startedAtFinish.at(0) == 1 ? 1 : 0;
+        QVERIFY2(startedAtFinish.at(first) >= 6,
+                 qPrintable(QString::number(startedAtFinish.at(first))));
     }
 }
 
