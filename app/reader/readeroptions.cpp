@@ -101,22 +101,23 @@ ReaderCommandLine::ReaderCommandLine()
                    QStringLiteral("Save the window as a PNG when --screenshot-when is reached, "
                                   "then exit."),
                    QStringLiteral("FILE")),
-      m_when(QStringLiteral("screenshot-when"),
-             QStringLiteral("saved (the saved copy is painted), "
-                            "loaded (the list and first article are shown), banner (the retry "
-                            "banner is open; the run ends once it has closed), offline (the "
-                            "offline banner is open; with --back-online-after the run ends once "
-                            "the list has loaded and the banner has closed), unreachable (the "
-                            "banner says the server does not answer) or failed (the list could "
-                            "not be loaded and the window says why), waiting (changes made "
-                            "offline wait to be sent), failed-change (the server refused a "
-                            "change; needs a fault injected that refuses one, e.g. "
-                            "--demo-fault method=PATCH,status=403, or it ends with exit code 1 "
-                            "at --quit-after), signin (the sign-in dialog), developer (the Developer "
-                            "window with the request log) or back-online (the short notice "
-                            "after an offline wait; with --simulate-offline and "
-                            "--back-online-after). Default: loaded."),
-             QStringLiteral("STATE"), QStringLiteral("loaded")),
+      m_when(
+          QStringLiteral("screenshot-when"),
+          QStringLiteral("saved (the saved copy is painted), "
+                         "loaded (the list and first article are shown), banner (the retry "
+                         "banner is open; the run ends once it has closed), offline (the "
+                         "offline banner is open; with --back-online-after the run ends once "
+                         "the list has loaded and the banner has closed), unreachable (the "
+                         "banner says the server does not answer) or failed (the list could "
+                         "not be loaded and the window says why), waiting (changes made "
+                         "offline wait to be sent), failed-change (the server refused a "
+                         "change; needs a fault injected that refuses one, e.g. "
+                         "--demo-fault method=PATCH,status=403, or it ends with exit code 1 "
+                         "at --quit-after), signin (the sign-in dialog), developer (the Developer "
+                         "window with the request log) or back-online (the short notice "
+                         "after an offline wait; with --simulate-offline and "
+                         "--back-online-after). Default: loaded."),
+          QStringLiteral("STATE"), QStringLiteral("loaded")),
       m_developer(QStringLiteral("developer"),
                   QStringLiteral("Show the Developer menu (simulated offline, faults, request "
                                  "log).")),

@@ -28,8 +28,8 @@ WaitReason RetryingReplyPrivate::currentWaitReason() const
     if (state == State::BackingOff)
         return backoffReason;
     if (state == State::Authenticating && gate)
-        return WaitReason::authenticating(gate->originUrl()).withFault(lastFaultStatus,
-                                                                       lastFaultError);
+        return WaitReason::authenticating(gate->originUrl())
+            .withFault(lastFaultStatus, lastFaultError);
     if (state != State::WaitingForGate || !gate)
         return WaitReason();
     const QUrl &url = gate->originUrl();
