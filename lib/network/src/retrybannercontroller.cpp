@@ -340,6 +340,12 @@ void RetryBannerControllerPrivate::update()
         Q_EMIT q->waitReasonChanged(reasonNow);
     }
 
+    // The words first, so that a slot of situationChanged() or shouldShowChanged() reads them.
+    const QString words = RetryBannerController::textFor(now, unreachableReason);
+    if (words != text) {
+        text = words;
+        Q_EMIT q->textChanged(words);
+    }
     if (now != situation) {
         situation = now;
         situationSince.start();
@@ -351,11 +357,6 @@ void RetryBannerControllerPrivate::update()
             shouldShow = show;
             Q_EMIT q->shouldShowChanged(show);
         }
-    }
-    const QString words = RetryBannerController::textFor(situation, unreachableReason);
-    if (words != text) {
-        text = words;
-        Q_EMIT q->textChanged(words);
     }
 }
 

@@ -267,7 +267,8 @@ Q_SIGNALS:
     /*! unreachableServer or unreachableReason changed; emitted before situationChanged()
         when that changes too, so a slot of situationChanged() reads the new values. */
     void unreachableServerChanged();
-    /*! text changed; emitted after situationChanged() when both change. */
+    /*! text changed; emitted before situationChanged() and shouldShowChanged() when they
+        change too, so that their slots read the new words. */
     void textChanged(const QString &text);
     /*! waitReason changed (kind, origin, end or fault). */
     void waitReasonChanged(const KeepTrying::WaitReason &reason);
