@@ -15,6 +15,12 @@
 #ifdef KT_EXAMPLE_BANNER
 #include <KeepTrying/retrybanner.h>
 #endif
+#include <KeepTrying/retrybannercontroller.h>
+
+#include <QtCore/QBuffer>
+#include <QtGui/QImage>
+
+#include <functional>
 
 using KeepTrying::Test::TestServer;
 
@@ -26,12 +32,24 @@ struct Run
     QStringList lines;
 };
 
-// Runs \a program to its end while this thread's event loop serves the TestServer.
-Run run(const QString &program, const QStringList &arguments)
+// Runs \a program to its end while this thread's event loop serves the TestServer;
+// \a onLine, if given, sees each line of its output as it comes.
+Run run(const QString &program, const QStringList &arguments,
+        const std::function<void(const QString &)> &onLine = {})
 {
     QProcess process;
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     QSignalSpy finished(&process, &QProcess::finished);
+    QStringList seen;
+    if (onLine) {
+        QObject::connect(&process, &QProcess::readyReadStandardOutput, &process, [&] {
+            while (process.canReadLine()) {
+                const QString line = QString::fromUtf8(process.readLine()).trimmed();
+                seen.append(line);
+                onLine(line);
+            }
+        });
+    }
     process.start(program, arguments);
     Run result;
     if (!process.waitForStarted(10000) || !finished.wait(60000)) {
@@ -41,7 +59,7 @@ Run run(const QString &program, const QStringList &arguments)
     }
     result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
     result.lines =
-        QString::fromUtf8(process.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+        seen + QString::fromUtf8(process.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
     return result;
 }
 
@@ -62,6 +80,7 @@ private Q_SLOTS:
     void banner();
     void outbox();
     void offline();
+    void qml();
 };
 
 // A 503, then the page: the window says the attempt failed, then shows the page and the
@@ -180,6 +199,59 @@ void tst_Examples::offline()
              qPrintable(out.lines.at(0)));
     QCOMPARE(out.lines.at(1), QStringLiteral("fresh: second edition"));
     QCOMPARE(server.requestCount(), 3);
+}
+
+// Offline for a second: the banner says so while the image and the article wait, and
+// nothing reaches the server; then each is fetched once and the page shows them. The window
+// is saved meanwhile (--screenshot), banner open.
+void tst_Examples::qml()
+{
+#ifndef KT_EXAMPLE_QML
+    QSKIP("built without KeepTrying::Quick");
+#else
+    QImage picture(320, 140, QImage::Format_RGB32);
+    picture.fill(QColor(0x2f, 0x6f, 0xbf));
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    QVERIFY(picture.save(&buffer, "PNG"));
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([png](const TestServer::Request &request, int) {
+        if (request.target == "/image.png")
+            return TestServer::respond(200, png, { { "Content-Type", "image/png" } });
+        return TestServer::respond(200, R"({"title": "An article from the loopback server"})",
+                                   { { "Content-Type", "application/json" } });
+    });
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString shot = dir.filePath(QStringLiteral("qml.png"));
+    int requestsWhileOffline = -1;
+    const QString offlineLine = QStringLiteral("banner: ") +
+        KeepTrying::RetryBannerController::textFor(KeepTrying::RetryBannerController::Offline);
+    const Run out =
+        run(QStringLiteral(KT_EXAMPLE_QML),
+            { server.url().toString(QUrl::StripTrailingSlash), QStringLiteral("--offline-ms"),
+              QStringLiteral("1500"), QStringLiteral("--screenshot"), shot,
+              QStringLiteral("--quit-after-result") },
+            [&](const QString &line) {
+                if (line == QLatin1String("screenshot saved"))
+                    requestsWhileOffline = server.requestCount();
+            });
+    QCOMPARE(out.exitCode, 0);
+    QVERIFY2(out.lines.contains(QStringLiteral("image: loading")),
+             qPrintable(out.lines.join(u'|')));
+    QVERIFY2(out.lines.contains(offlineLine), qPrintable(out.lines.join(u'|')));
+    QVERIFY2(out.lines.contains(QStringLiteral("screenshot saved")),
+             qPrintable(out.lines.join(u'|')));
+    QCOMPARE(requestsWhileOffline, 0); // the image and the article waited, without a request
+    QCOMPARE(out.lines.constLast(),
+             QStringLiteral("loaded: An article from the loopback server, image 320x140"));
+    QCOMPARE(server.requestCount(), 2); // one each: the image and the article
+    QImage saved(shot);
+    QVERIFY(!saved.isNull());
+    QCOMPARE(saved.size(), QSize(480, 360));
+#endif
 }
 
 QTEST_GUILESS_MAIN(tst_Examples)

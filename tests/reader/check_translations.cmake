@@ -7,12 +7,18 @@
 file(MAKE_DIRECTORY "${WORK}")
 set(copy "${WORK}/keeptrying-reader_de.ts")
 file(COPY_FILE "${TS}" "${copy}")
-# SOURCE_DIRS: the directories lupdate reads, separated by "|" (the reader, and the banner's
-# library, whose words the reader's .ts carries too).
+# SOURCE_DIRS: the directories (or single files) lupdate reads, separated by "|" (the
+# reader, and the banner's words, which the reader's .ts carries too).
 string(REPLACE "|" ";" dirs "${SOURCE_DIRS}")
 set(sources "")
 foreach(dir IN LISTS dirs)
-    file(GLOB_RECURSE found "${dir}/*.cpp" "${dir}/*.h")
+    if(IS_DIRECTORY "${dir}")
+        file(GLOB_RECURSE found "${dir}/*.cpp" "${dir}/*.h")
+    elseif(EXISTS "${dir}")
+        set(found "${dir}")
+    else()
+        message(FATAL_ERROR "check_translations: no such source: ${dir}")
+    endif()
     list(APPEND sources ${found})
 endforeach()
 string(REPLACE ";" "\n" list "${sources}")

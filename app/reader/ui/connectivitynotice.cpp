@@ -235,6 +235,8 @@ ConnectivityNotice::WaitCause ConnectivityNotice::waitCauseOf(const WaitReason &
     const int status = reason.httpStatus();
     if (status >= 500 || status == 408 || status == 425 || status == 429)
         return WaitCause::ServerTrouble;
+    if (reason.isProxyFault())
+        return WaitCause::ProxyTrouble;
     switch (reason.networkError()) {
     case QNetworkReply::HostNotFoundError:
         return WaitCause::NameNotFound;
@@ -243,12 +245,6 @@ ConnectivityNotice::WaitCause ConnectivityNotice::waitCauseOf(const WaitReason &
         return WaitCause::ConnectionDropped;
     case QNetworkReply::ConnectionRefusedError:
         return WaitCause::CannotConnect;
-    case QNetworkReply::ProxyConnectionRefusedError:
-    case QNetworkReply::ProxyConnectionClosedError:
-    case QNetworkReply::ProxyNotFoundError:
-    case QNetworkReply::ProxyTimeoutError:
-    case QNetworkReply::UnknownProxyError:
-        return WaitCause::ProxyTrouble;
     case QNetworkReply::TemporaryNetworkFailureError:
     case QNetworkReply::NetworkSessionFailedError:
         return WaitCause::NoNetwork;

@@ -8,6 +8,7 @@
 #include "logging_p.h"
 
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QThread>
 
 #include <algorithm>
 #include <climits>
@@ -26,27 +27,70 @@ CircuitBreaker::CircuitBreaker(QObject *parent)
 
 CircuitBreaker::~CircuitBreaker() = default;
 
+CircuitBreakerPrivate::Locked::Locked(const CircuitBreakerPrivate *d)
+    : d(const_cast<CircuitBreakerPrivate *>(d))
+{
+    d->mutex.lock();
+}
+
+CircuitBreakerPrivate::Locked::~Locked()
+{
+    const auto states = std::exchange(d->pendingStates, {});
+    const auto freed = std::exchange(d->pendingFreed, {});
+    CircuitBreaker *q = d->q_ptr;
+    d->mutex.unlock();
+    for (const auto &[key, state] : states)
+        Q_EMIT q->stateChanged(key, state);
+    for (const QString &key : freed)
+        Q_EMIT q->probeSlotFreed(key);
+}
+
+void CircuitBreakerPrivate::armHalfOpenTimer(Origin &o, qint64 ms)
+{
+    Q_Q(CircuitBreaker);
+    const int interval = int(std::clamp<qint64>(ms, 0, INT_MAX));
+    if (QThread::currentThread() == q->thread()) {
+        o.halfOpenTimer.start(interval);
+        return;
+    }
+    // A QTimer is started in its own thread: the breaker's looks at the origin again there.
+    Origin *origin = &o; // origins are never removed while the breaker lives
+    QMetaObject::invokeMethod(
+        q,
+        [this, origin] {
+            Locked locked(this);
+            if (origin->state == CircuitBreaker::Open)
+                origin->halfOpenTimer.start(
+                    int(std::clamp<qint64>(origin->openUntil - now(), 0, INT_MAX)));
+        },
+        Qt::QueuedConnection);
+}
+
 CircuitBreaker::Settings CircuitBreaker::settings() const
 {
     Q_D(const CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     return d->defaults;
 }
 
 void CircuitBreaker::setSettings(const Settings &settings)
 {
     Q_D(CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     d->defaults = settings;
 }
 
 void CircuitBreaker::setSettings(const QUrl &url, const Settings &settings)
 {
     Q_D(CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     d->perOrigin.insert(Reachability::originOf(url), settings);
 }
 
 void CircuitBreaker::setClock(std::function<qint64()> nowMs)
 {
     Q_D(CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     if (nowMs)
         d->clock = std::move(nowMs);
 }
@@ -65,8 +109,14 @@ CircuitBreakerPrivate::Origin &CircuitBreakerPrivate::origin(const QString &key)
         slot = std::make_shared<Origin>();
         slot->key = key;
         slot->halfOpenTimer.setSingleShot(true);
+        // Made in a manager's thread maybe: the timer belongs to the breaker's.
+        if (slot->halfOpenTimer.thread() != q->thread())
+            slot->halfOpenTimer.moveToThread(q->thread());
         Origin *o = slot.get();
-        QObject::connect(&o->halfOpenTimer, &QTimer::timeout, q, [this, o] { advance(*o); });
+        QObject::connect(&o->halfOpenTimer, &QTimer::timeout, q, [this, o] {
+            Locked locked(this);
+            advance(*o);
+        });
     }
     return *slot;
 }
@@ -86,18 +136,18 @@ CircuitBreaker::State CircuitBreakerPrivate::effectiveState(const Origin &o) con
 
 void CircuitBreakerPrivate::advance(Origin &o)
 {
-    Q_Q(CircuitBreaker);
     if (o.state != CircuitBreaker::Open)
         return;
     if (now() < o.openUntil) {
         // The timer ran ahead of an injected clock: look again when the clock says so.
-        o.halfOpenTimer.start(int(std::min<qint64>(o.openUntil - now(), INT_MAX)));
+        if (!o.halfOpenTimer.isActive())
+            armHalfOpenTimer(o, o.openUntil - now());
         return;
     }
     o.state = CircuitBreaker::HalfOpen;
     o.probes = 0;
     qCInfo(lcBreaker) << o.key << "half-open: letting a probe through";
-    Q_EMIT q->stateChanged(o.key, CircuitBreaker::HalfOpen);
+    pendingStates.append({ o.key, CircuitBreaker::HalfOpen });
 }
 
 void CircuitBreakerPrivate::prune(Origin &o, const CircuitBreaker::Settings &s)
@@ -111,7 +161,6 @@ void CircuitBreakerPrivate::prune(Origin &o, const CircuitBreaker::Settings &s)
 
 void CircuitBreakerPrivate::open(Origin &o)
 {
-    Q_Q(CircuitBreaker);
     const CircuitBreaker::Settings &s = settingsFor(o.key);
     ++o.trips;
     const double growth = std::isfinite(s.breakGrowth) ? std::max(1.0, s.breakGrowth) : 1.0;
@@ -126,11 +175,11 @@ void CircuitBreakerPrivate::open(Origin &o)
     o.window.clear();
     o.failuresInWindow = 0;
     o.consecutiveFailures = 0;
-    o.halfOpenTimer.start(int(std::min<qint64>(ms, INT_MAX)));
+    armHalfOpenTimer(o, ms);
     // Ordinary life for a library that expects outages: the app opts in to see it
     // (QT_LOGGING_RULES="keeptrying.breaker.info=true"); stateChanged() tells it in code.
     qCInfo(lcBreaker).nospace() << o.key << " open for " << ms << " ms (trip " << o.trips << ")";
-    Q_EMIT q->stateChanged(o.key, CircuitBreaker::Open);
+    pendingStates.append({ o.key, CircuitBreaker::Open });
 }
 
 void CircuitBreakerPrivate::close(Origin &o)
@@ -142,14 +191,17 @@ void CircuitBreakerPrivate::close(Origin &o)
     o.window.clear();
     o.failuresInWindow = 0;
     o.consecutiveFailures = 0;
-    o.halfOpenTimer.stop();
+    // Another thread leaves it: when it fires, advance() finds the breaker not Open.
+    if (QThread::currentThread() == q->thread())
+        o.halfOpenTimer.stop();
     qCInfo(lcBreaker) << o.key << "closed";
-    Q_EMIT q->stateChanged(o.key, CircuitBreaker::Closed);
+    pendingStates.append({ o.key, CircuitBreaker::Closed });
 }
 
 CircuitBreaker::State CircuitBreaker::state(const QString &key) const
 {
     Q_D(const CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     const auto *o = d->find(key);
     return o ? d->effectiveState(*o) : Closed;
 }
@@ -162,6 +214,7 @@ CircuitBreaker::State CircuitBreaker::state(const QUrl &url) const
 CircuitBreaker::OriginStatus CircuitBreaker::status(const QUrl &url) const
 {
     Q_D(const CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     OriginStatus status;
     const auto *o = d->find(Reachability::originOf(url));
     if (!o)
@@ -184,6 +237,7 @@ CircuitBreaker::OriginStatus CircuitBreaker::status(const QUrl &url) const
 qint64 CircuitBreaker::msUntilProbe(const QUrl &url) const
 {
     Q_D(const CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     const auto *o = d->find(Reachability::originOf(url));
     if (!o || d->effectiveState(*o) != Open)
         return 0;
@@ -193,6 +247,7 @@ qint64 CircuitBreaker::msUntilProbe(const QUrl &url) const
 CircuitBreaker::Permission CircuitBreaker::tryAcquire(const QString &key)
 {
     Q_D(CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     const Settings &s = d->settingsFor(key);
     if (!s.enabled)
         return Allowed;
@@ -251,6 +306,7 @@ void CircuitBreakerPrivate::record(const QString &key, bool wasProbe, bool faile
 void CircuitBreaker::recordSuccess(const QString &key, bool wasProbe)
 {
     Q_D(CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     d->record(key, wasProbe, false);
 }
 
@@ -262,6 +318,7 @@ void CircuitBreaker::recordSuccess(const QUrl &url, bool wasProbe)
 void CircuitBreaker::recordFailure(const QString &key, bool wasProbe)
 {
     Q_D(CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     d->record(key, wasProbe, true);
 }
 
@@ -273,10 +330,11 @@ void CircuitBreaker::recordFailure(const QUrl &url, bool wasProbe)
 void CircuitBreaker::releaseProbe(const QString &key)
 {
     Q_D(CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     auto &o = d->origin(key);
     if (o.state == HalfOpen && o.probes > 0) {
         --o.probes;
-        Q_EMIT probeSlotFreed(key);
+        d->pendingFreed.append(key);
     }
 }
 
@@ -288,6 +346,7 @@ void CircuitBreaker::releaseProbe(const QUrl &url)
 void CircuitBreaker::endBreak(const QUrl &url)
 {
     Q_D(CircuitBreaker);
+    const CircuitBreakerPrivate::Locked locked(d);
     const QString key = Reachability::originOf(url);
     if (!d->find(key))
         return;

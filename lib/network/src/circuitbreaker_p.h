@@ -7,6 +7,8 @@
 #include <KeepTrying/circuitbreaker.h>
 
 #include <QtCore/QHash>
+#include <QtCore/QList>
+#include <QtCore/QMutex>
 #include <QtCore/QTimer>
 
 #include <deque>
@@ -32,7 +34,26 @@ public:
         QTimer halfOpenTimer; // announces HalfOpen when the break is over
     };
 
+    // Managers in other threads may share the breaker (a QML engine's loader threads). Every
+    // public function holds the lock while it reads or changes the origins; the signals it
+    // has to emit are queued meanwhile and emitted once the lock is released, so that a slot
+    // may call the breaker again, or another monitor, without a deadlock. Timers belong to
+    // the breaker's thread: another thread asks that thread to start them.
+    class Locked
+    {
+    public:
+        explicit Locked(const CircuitBreakerPrivate *d);
+        ~Locked(); // unlocks, then emits what was queued
+        Locked(const Locked &) = delete;
+        Locked &operator=(const Locked &) = delete;
+
+    private:
+        CircuitBreakerPrivate *d;
+    };
+
     qint64 now() const { return clock(); }
+    // Starts o's half-open timer to fire in ms, in the breaker's thread.
+    void armHalfOpenTimer(Origin &o, qint64 ms);
     const CircuitBreaker::Settings &settingsFor(const QString &key) const;
     Origin &origin(const QString &key);
     const Origin *find(const QString &key) const;
@@ -45,6 +66,10 @@ public:
     void record(const QString &key, bool wasProbe, bool failed);
 
     CircuitBreaker *q_ptr;
+    mutable QMutex mutex;
+    // Signals to emit once the lock is released (see Locked).
+    QList<std::pair<QString, CircuitBreaker::State>> pendingStates;
+    QList<QString> pendingFreed;
     std::function<qint64()> clock;
     CircuitBreaker::Settings defaults;
     QHash<QString, CircuitBreaker::Settings> perOrigin;

@@ -8,5 +8,7 @@ namespace KeepTrying {
 Q_LOGGING_CATEGORY(lcNetwork, "keeptrying.network", QtWarningMsg)
 Q_LOGGING_CATEGORY(lcReachability, "keeptrying.reachability", QtWarningMsg)
 Q_LOGGING_CATEGORY(lcBreaker, "keeptrying.breaker", QtWarningMsg)
+// The banner's state (RetryBannerController), shared by the widget and QML banners.
+Q_LOGGING_CATEGORY(lcBanner, "keeptrying.banner", QtWarningMsg)
 
 } // namespace KeepTrying

@@ -14,6 +14,7 @@ namespace KeepTrying {
 Q_DECLARE_LOGGING_CATEGORY(lcNetwork)
 Q_DECLARE_LOGGING_CATEGORY(lcReachability)
 Q_DECLARE_LOGGING_CATEGORY(lcBreaker)
+Q_DECLARE_LOGGING_CATEGORY(lcBanner)
 
 // URLs go into logs without user info or fragment, and with the values of credential query
 // parameters replaced (redaction.h holds the rule, shared with keeptrying-fetch).

@@ -9,6 +9,7 @@
 #include "reachability_p.h"
 
 #include <QtCore/QRandomGenerator>
+#include <QtCore/QThread>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
 
@@ -59,7 +60,8 @@ std::optional<ReachabilityPrivate::ConnectRoute> connectRoute(const QUrl &url,
 Reachability::Reachability(QObject *parent) : QObject(parent), d_ptr(new ReachabilityPrivate(this))
 {
     Q_D(Reachability);
-    d->simulatedOffline = qEnvironmentVariableIntValue("KEEPTRYING_SIMULATE_OFFLINE") == 1;
+    d->simulatedOffline =
+        qEnvironmentVariableIntValue("KEEPTRYING_SIMULATE_OFFLINE") == 1; // not shared yet
     d->ownBackend = NetworkInformationBackend::create(this);
     if (d->ownBackend)
         qCInfo(lcReachability) << "using the QNetworkInformation backend" << d->ownBackend->name();
@@ -97,6 +99,7 @@ QString Reachability::backendName() const
 Reachability::State Reachability::state() const
 {
     Q_D(const Reachability);
+    const QMutexLocker lock(&d->mutex);
     if (d->simulatedOffline)
         return ReachabilityBackend::Offline;
     return d->lastState;
@@ -106,23 +109,26 @@ void ReachabilityPrivate::setBackendState(ReachabilityBackend::State state)
 {
     Q_Q(Reachability);
     const Reachability::State before = q->state();
+    QMutexLocker lock(&mutex);
     const ReachabilityBackend::State previousBackendState = lastState;
     lastState = state;
     if (state == ReachabilityBackend::Offline && previousBackendState != state) {
         backendOfflineSince.start();
         provenWhileOffline.clear(); // new evidence: what answered before must answer again
     }
+    const QStringList keys = unreachableKeys.values();
+    lock.unlock();
     if (state == ReachabilityBackend::Online &&
         previousBackendState == ReachabilityBackend::Offline) {
         // Back on a network: what was unreachable may well be reachable now; let the
         // waiting requests find out at once rather than wait for the next probe.
-        const QStringList keys = unreachable.keys();
         for (const QString &key : keys)
             markReachable(key);
     }
-    if (q->state() != before) {
-        qCInfo(lcReachability) << "network state" << before << "->" << q->state();
-        Q_EMIT q->stateChanged(q->state());
+    const Reachability::State after = q->state();
+    if (after != before) {
+        qCInfo(lcReachability) << "network state" << before << "->" << after;
+        Q_EMIT q->stateChanged(after);
     }
 }
 
@@ -132,23 +138,32 @@ bool Reachability::isBehindCaptivePortal() const
     return d->backend && d->backend->isBehindCaptivePortal();
 }
 
+bool ReachabilityPrivate::isSimulatedOffline() const
+{
+    const QMutexLocker lock(&mutex);
+    return simulatedOffline;
+}
+
 bool Reachability::isSimulatedOffline() const
 {
     Q_D(const Reachability);
-    return d->simulatedOffline;
+    return d->isSimulatedOffline();
 }
 
 void Reachability::setSimulatedOffline(bool offline)
 {
     Q_D(Reachability);
+    QMutexLocker lock(&d->mutex);
     if (d->simulatedOffline == offline)
         return;
-    const State before = state();
+    const State before = offline ? d->lastState : ReachabilityBackend::Offline;
     d->simulatedOffline = offline;
+    const State after = offline ? ReachabilityBackend::Offline : d->lastState;
+    lock.unlock();
     qCInfo(lcReachability) << "simulated offline mode" << (offline ? "on" : "off");
     Q_EMIT simulatedOfflineChanged(offline);
-    if (state() != before)
-        Q_EMIT stateChanged(state());
+    if (after != before)
+        Q_EMIT stateChanged(after);
 }
 
 QString Reachability::originOf(const QUrl &url)
@@ -162,9 +177,10 @@ QString Reachability::originOf(const QUrl &url)
 bool Reachability::isReachable(const QString &key) const
 {
     Q_D(const Reachability);
+    const QMutexLocker lock(&d->mutex);
     if (d->simulatedOffline)
         return false;
-    if (d->unreachable.contains(key))
+    if (d->unreachableKeys.contains(key))
         return false;
     return d->lastState != ReachabilityBackend::Offline || d->provenWhileOffline.contains(key);
 }
@@ -182,21 +198,30 @@ void Reachability::watch(const QUrl &url)
 void Reachability::watch(const QUrl &url, const QNetworkAccessManager *manager)
 {
     Q_D(Reachability);
+    const QString key = originOf(url);
+    QMutexLocker lock(&d->mutex);
     if (d->simulatedOffline || d->lastState != ReachabilityBackend::Offline)
         return;
-    const QString key = originOf(url);
-    if (d->unreachable.contains(key) || d->provenWhileOffline.contains(key))
+    if (d->unreachableKeys.contains(key) || d->provenWhileOffline.contains(key))
         return;
     // Believe the backend for a while; then check with a probe of our own.
     const qint64 believed = d->backendOfflineSince.isValid() ? d->backendOfflineSince.elapsed() : 0;
+    const qint64 notBefore = std::max<qint64>(0, d->backendOfflineGraceMs - believed);
+    lock.unlock();
     // Nothing has failed: an HTTP probe, which proves the most.
-    auto &origin = d->startProbing(url, manager);
-    d->scheduleProbe(origin, std::max<qint64>(0, d->backendOfflineGraceMs - believed));
+    d->inOwnThread([d, route = d->routeFor(url, manager), notBefore] {
+        QMutexLocker lock(&d->mutex);
+        if (d->unreachableKeys.contains(route.key) || d->provenWhileOffline.contains(route.key))
+            return; // watched twice before the first got here, or answered meanwhile
+        lock.unlock();
+        d->scheduleProbe(d->startProbing(route), notBefore);
+    });
 }
 
 void Reachability::setBackendOfflineGrace(qint64 graceMs)
 {
     Q_D(Reachability);
+    const QMutexLocker lock(&d->mutex);
     d->backendOfflineGraceMs = std::max<qint64>(0, graceMs);
 }
 
@@ -210,10 +235,31 @@ void Reachability::reportFailure(const QUrl &url, QNetworkReply::NetworkError er
 {
     Q_D(Reachability);
     const QString key = originOf(url);
+    QMutexLocker lock(&d->mutex);
     d->provenWhileOffline.remove(key);
-    if (d->unreachable.contains(key))
+    if (d->unreachableKeys.contains(key))
         return;
-    auto &origin = d->startProbing(url, manager);
+    // Unreachable from now on for every thread; the probing starts in the Reachability's.
+    d->unreachableKeys.insert(key);
+    lock.unlock();
+    d->inOwnThread([d, route = d->routeFor(url, manager), error] {
+        d->startProbingAfterFailure(route, error);
+    });
+}
+
+void ReachabilityPrivate::startProbingAfterFailure(const ProbeRoute &route,
+                                                   QNetworkReply::NetworkError error)
+{
+    Q_Q(Reachability);
+    const QString &key = route.key;
+    {
+        const QMutexLocker lock(&mutex);
+        if (!unreachableKeys.contains(key))
+            return; // reachable again before this got here
+    }
+    if (unreachable.contains(key))
+        return;
+    auto &origin = startProbing(route);
     // A refused connection is seen again by a bare connect, for nothing the server's
     // application notices; a reset after the connection was accepted needs the HTTP probe:
     // a connect would succeed and prove nothing. A timeout (Qt's transfer timeout is a
@@ -227,45 +273,72 @@ void Reachability::reportFailure(const QUrl &url, QNetworkReply::NetworkError er
                            << (origin.next == ReachabilityPrivate::ProbeKind::Connect
                                    ? "connect probes"
                                    : "HTTP probes");
-    d->scheduleProbe(origin);
-    Q_EMIT originReachabilityChanged(key, false);
+    scheduleProbe(origin);
+    Q_EMIT q->originReachabilityChanged(key, false);
 }
 
-ReachabilityPrivate::Origin &ReachabilityPrivate::startProbing(const QUrl &url,
-                                                               const QNetworkAccessManager *manager)
+ReachabilityPrivate::ProbeRoute
+ReachabilityPrivate::routeFor(const QUrl &url, const QNetworkAccessManager *manager) const
+{
+    ProbeRoute route;
+    route.url = url;
+    route.key = Reachability::originOf(url);
+    {
+        const QMutexLocker lock(&mutex);
+        route.target = probeUrls.value(route.key);
+    }
+    if (route.target.isEmpty()) {
+        route.target = url.adjusted(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery |
+                                    QUrl::RemoveFragment);
+        route.target.setPath(QStringLiteral("/"));
+    }
+    // Probes go the way the origin's requests go: through the manager's proxy for them, read
+    // here, in the manager's thread.
+    if (manager) {
+        route.proxies = ProbeProxyFactory::proxiesOf(*manager, url);
+        if (Reachability::originOf(route.target) != route.key)
+            route.targetProxies = ProbeProxyFactory::proxiesOf(*manager, route.target);
+    }
+    return route;
+}
+
+void ReachabilityPrivate::inOwnThread(std::function<void()> work)
 {
     Q_Q(Reachability);
-    const QString key = Reachability::originOf(url);
+    if (QThread::currentThread() == q->thread())
+        work();
+    else
+        QMetaObject::invokeMethod(q, std::move(work), Qt::QueuedConnection);
+}
+
+ReachabilityPrivate::Origin &ReachabilityPrivate::startProbing(const ProbeRoute &route)
+{
+    Q_Q(Reachability);
+    const QString key = route.key;
     auto origin = std::make_shared<Origin>();
     origin->key = key;
-    QUrl target = probeUrls.value(key);
-    if (target.isEmpty()) {
-        target = url.adjusted(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery |
-                              QUrl::RemoveFragment);
-        target.setPath(QStringLiteral("/"));
-    }
-    origin->probeTarget = target;
-    // Probes go the way the origin's requests go: through the manager's proxy for them.
+    origin->probeTarget = route.target;
     probeManager();
-    if (manager) {
-        const QList<QNetworkProxy> proxies = ProbeProxyFactory::proxiesOf(*manager, url);
-        probeProxies->setProxies(key, proxies);
-        if (Reachability::originOf(target) != key)
-            probeProxies->setProxies(Reachability::originOf(target),
-                                     ProbeProxyFactory::proxiesOf(*manager, target));
-    }
-    origin->route = connectRoute(url, probeProxies->queryProxy(QNetworkProxyQuery(url)));
+    if (route.proxies)
+        probeProxies->setProxies(key, *route.proxies);
+    if (route.targetProxies)
+        probeProxies->setProxies(Reachability::originOf(route.target), *route.targetProxies);
+    origin->route =
+        connectRoute(route.url, probeProxies->queryProxy(QNetworkProxyQuery(route.url)));
     origin->since.start();
     origin->timer.setSingleShot(true);
     QObject::connect(&origin->timer, &QTimer::timeout, q, [this, key] { sendProbe(key); });
     unreachable.insert(key, origin);
+    const QMutexLocker lock(&mutex);
+    unreachableKeys.insert(key);
     return *origin;
 }
 
 void Reachability::reportSuccess(const QString &key)
 {
     Q_D(Reachability);
-    d->markReachable(key);
+    // Queued after any report of the same thread before it: the last word stays the last.
+    d->inOwnThread([d, key] { d->markReachable(key); });
 }
 
 void Reachability::reportSuccess(const QUrl &url)
@@ -276,11 +349,20 @@ void Reachability::reportSuccess(const QUrl &url)
 void ReachabilityPrivate::markReachable(const QString &key)
 {
     Q_Q(Reachability);
+    QMutexLocker lock(&mutex);
+    const bool wasUnreachable = unreachableKeys.remove(key);
     const auto origin = unreachable.take(key);
-    if (!origin)
+    if (!origin && !wasUnreachable)
         return;
     if (lastState == ReachabilityBackend::Offline)
         provenWhileOffline.insert(key);
+    lock.unlock();
+    if (!origin) {
+        // Reported unreachable from another thread; its probing had not started yet.
+        qCInfo(lcReachability) << "origin" << key << "reachable again";
+        Q_EMIT q->originReachabilityChanged(key, true);
+        return;
+    }
     origin->timer.stop();
     if (origin->probe) {
         QObject::disconnect(origin->probe, nullptr, q, nullptr);
@@ -343,7 +425,7 @@ void ReachabilityPrivate::sendProbe(const QString &key)
     const auto origin = unreachable.value(key);
     if (!origin || origin->probe || origin->connectProbe)
         return;
-    if (simulatedOffline) {
+    if (isSimulatedOffline()) {
         // Pretending to be offline: probing would touch the network.
         ++origin->failedProbes;
         scheduleProbe(*origin);
@@ -455,6 +537,7 @@ void ReachabilityPrivate::onProbeFinished(const QString &key, QNetworkReply *rep
 void Reachability::setProbeUrl(const QUrl &origin, const QUrl &probe)
 {
     Q_D(Reachability);
+    const QMutexLocker lock(&d->mutex);
     d->probeUrls.insert(originOf(origin), probe);
 }
 

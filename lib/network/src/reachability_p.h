@@ -10,11 +10,13 @@
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QHash>
+#include <QtCore/QMutex>
 #include <QtCore/QPointer>
 #include <QtCore/QSet>
 #include <QtCore/QTimer>
 #include <QtNetwork/QNetworkProxy>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -60,8 +62,25 @@ public:
         int failedProbes = 0;
     };
 
+    // Where probes of an origin go, worked out in the thread of the manager whose request
+    // asked (its proxy settings are read there): the URL, the probe target, and the proxies
+    // of the manager for both (none without a manager: the application's).
+    struct ProbeRoute
+    {
+        QUrl url;
+        QString key;
+        QUrl target;
+        std::optional<QList<QNetworkProxy>> proxies;
+        std::optional<QList<QNetworkProxy>> targetProxies;
+    };
+    ProbeRoute routeFor(const QUrl &url, const QNetworkAccessManager *manager) const;
+    // Runs \a work in the Reachability's thread: now when called there, else queued.
+    void inOwnThread(std::function<void()> work);
+
     void scheduleProbe(Origin &origin, qint64 notBeforeMs = 0);
-    Origin &startProbing(const QUrl &url, const QNetworkAccessManager *manager);
+    Origin &startProbing(const ProbeRoute &route);
+    void startProbingAfterFailure(const ProbeRoute &route, QNetworkReply::NetworkError error);
+    bool isSimulatedOffline() const;
     void sendProbe(const QString &key);
     void sendHttpProbe(Origin &origin);
     void sendConnectProbe(Origin &origin);
@@ -73,15 +92,26 @@ public:
     QNetworkAccessManager *probeManager();
 
     Reachability *q_ptr;
-    QPointer<ReachabilityBackend> backend;
-    ReachabilityBackend *ownBackend = nullptr;
+
+    // Managers in other threads (a QML engine's loader threads) may share a Reachability:
+    // what they read (isReachable(), state()) and what they report is guarded by the mutex.
+    // Probes, their timers and the backend stay in the Reachability's thread; a report from
+    // another thread marks the origin at once and queues the probing to that thread. Signals
+    // are emitted with the mutex released.
+    mutable QMutex mutex;
+    // Guarded by mutex:
     ReachabilityBackend::State lastState = ReachabilityBackend::Unknown;
     bool simulatedOffline = false;
-    QHash<QString, std::shared_ptr<Origin>> unreachable;
-    QHash<QString, QUrl> probeUrls;
+    QSet<QString> unreachableKeys; // the keys of unreachable, and reports on their way to it
     QSet<QString> provenWhileOffline; // answered a probe although the backend says Offline
+    QHash<QString, QUrl> probeUrls;
     QElapsedTimer backendOfflineSince;
     qint64 backendOfflineGraceMs = 3000;
+
+    // The Reachability's thread only:
+    QPointer<ReachabilityBackend> backend;
+    ReachabilityBackend *ownBackend = nullptr;
+    QHash<QString, std::shared_ptr<Origin>> unreachable;
     QNetworkAccessManager *probes = nullptr;
     ProbeProxyFactory *probeProxies = nullptr; // owned by probes
     qint64 probeIntervalMs = 900;

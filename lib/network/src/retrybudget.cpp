@@ -6,6 +6,7 @@
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QHash>
+#include <QtCore/QMutex>
 
 #include <algorithm>
 #include <cmath>
@@ -45,6 +46,9 @@ public:
         return std::min(floorCapacity(), b.floorTokens + refill);
     }
 
+    // Managers in other threads may share the budget (a QML engine's loader threads): every
+    // public function holds the lock for its whole work. It never calls out while locked.
+    mutable QMutex mutex;
     RetryBudget::Settings settings;
     std::function<qint64()> clock;
     QHash<QString, Bucket> buckets;
@@ -63,12 +67,14 @@ RetryBudget::~RetryBudget() = default;
 RetryBudget::Settings RetryBudget::settings() const
 {
     Q_D(const RetryBudget);
+    const QMutexLocker lock(&d->mutex);
     return d->settings;
 }
 
 void RetryBudget::setSettings(const Settings &settings)
 {
     Q_D(RetryBudget);
+    const QMutexLocker lock(&d->mutex);
     d->settings = settings;
     if (!(d->settings.maxTokens > 0))
         d->settings.maxTokens = 1;
@@ -82,6 +88,7 @@ void RetryBudget::setSettings(const Settings &settings)
 void RetryBudget::setClock(std::function<qint64()> nowMs)
 {
     Q_D(RetryBudget);
+    const QMutexLocker lock(&d->mutex);
     if (nowMs)
         d->clock = std::move(nowMs);
 }
@@ -89,6 +96,7 @@ void RetryBudget::setClock(std::function<qint64()> nowMs)
 void RetryBudget::recordSuccess(const QString &key)
 {
     Q_D(RetryBudget);
+    const QMutexLocker lock(&d->mutex);
     if (!d->settings.enabled)
         return;
     auto &b = d->bucket(key);
@@ -103,6 +111,7 @@ void RetryBudget::recordSuccess(const QUrl &url)
 void RetryBudget::recordFailure(const QString &key)
 {
     Q_D(RetryBudget);
+    const QMutexLocker lock(&d->mutex);
     if (!d->settings.enabled)
         return;
     auto &b = d->bucket(key);
@@ -117,6 +126,7 @@ void RetryBudget::recordFailure(const QUrl &url)
 bool RetryBudget::tryRetry(const QString &key)
 {
     Q_D(RetryBudget);
+    const QMutexLocker lock(&d->mutex);
     if (!d->settings.enabled)
         return true;
     auto &b = d->bucket(key);
@@ -140,6 +150,7 @@ bool RetryBudget::tryRetry(const QUrl &url)
 qint64 RetryBudget::msUntilRetry(const QUrl &url) const
 {
     Q_D(const RetryBudget);
+    const QMutexLocker lock(&d->mutex);
     if (!d->settings.enabled)
         return 0;
     const auto it = d->buckets.constFind(Reachability::originOf(url));
@@ -156,6 +167,7 @@ qint64 RetryBudget::msUntilRetry(const QUrl &url) const
 void RetryBudget::reset(const QString &key)
 {
     Q_D(RetryBudget);
+    const QMutexLocker lock(&d->mutex);
     d->buckets.remove(key); // recreated full on next use
 }
 
@@ -167,6 +179,7 @@ void RetryBudget::reset(const QUrl &url)
 double RetryBudget::tokens(const QUrl &url) const
 {
     Q_D(const RetryBudget);
+    const QMutexLocker lock(&d->mutex);
     const auto it = d->buckets.constFind(Reachability::originOf(url));
     return it == d->buckets.constEnd() ? d->settings.maxTokens : it->tokens;
 }

@@ -30,6 +30,20 @@ QUrl WaitReason::originOf(const QUrl &url)
     return origin;
 }
 
+bool WaitReason::isProxyError(QNetworkReply::NetworkError error)
+{
+    switch (error) {
+    case QNetworkReply::ProxyConnectionRefusedError:
+    case QNetworkReply::ProxyConnectionClosedError:
+    case QNetworkReply::ProxyNotFoundError:
+    case QNetworkReply::ProxyTimeoutError:
+    case QNetworkReply::UnknownProxyError:
+        return true;
+    default:
+        return false;
+    }
+}
+
 WaitReason WaitReason::offline(const QUrl &origin)
 {
     return WaitReason(Offline, origin, -1);

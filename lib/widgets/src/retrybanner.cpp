@@ -357,55 +357,27 @@ RetryBanner::~RetryBanner()
         disconnect(c);
 }
 
+// The words are the controller's (Core only, shared with QML banners).
 QString RetryBanner::defaultText()
 {
-    return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                       "This is taking longer than usual. Please check your "
-                                       "network connection while we keep trying.");
+    return RetryBannerController::textFor(RetryBannerController::Slow);
 }
 
 QString RetryBanner::defaultOfflineText()
 {
-    return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                       "You're offline. We'll keep trying and load this as "
-                                       "soon as you're back.");
+    return RetryBannerController::textFor(RetryBannerController::Offline);
 }
 
 QString RetryBanner::defaultServerBusyText()
 {
-    return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                       "The server is busy right now. Your network is fine; "
-                                       "we'll keep trying and load this as soon as it can "
-                                       "answer.");
+    return RetryBannerController::textFor(RetryBannerController::ServerBusy);
 }
 
 QString RetryBanner::defaultUnreachableText(RetryBannerController::UnreachableReason reason,
                                             const QString &server)
 {
-    // Words for the person waiting: what happens, on whose side, and that we keep trying.
-    // No server address or port: those are for the logs (keeptrying.*).
-    Q_UNUSED(server)
-    switch (reason) {
-    case RetryBannerController::ConnectionRefused:
-        return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                           "The server isn't answering right now. Your "
-                                           "network is fine; we'll keep trying and load this "
-                                           "as soon as the server is back.");
-    case RetryBannerController::HostNotFound:
-        return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                           "The server can't be found right now. Please check "
-                                           "your network connection while we keep trying.");
-    case RetryBannerController::ProxyFailed:
-        return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                           "The proxy this computer uses isn't answering. "
-                                           "Please check the proxy settings while we keep "
-                                           "trying.");
-    case RetryBannerController::CannotConnect:
-        break;
-    }
-    return QCoreApplication::translate("KeepTrying::RetryBanner",
-                                       "The server can't be reached right now. Please check "
-                                       "your network connection while we keep trying.");
+    Q_UNUSED(server) // no server address or port in words for the person waiting
+    return RetryBannerController::textFor(RetryBannerController::Unreachable, reason);
 }
 
 RetryBannerController *RetryBanner::bind(RetryingNetworkAccessManager *manager)

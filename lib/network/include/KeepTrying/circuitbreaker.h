@@ -37,6 +37,11 @@ class CircuitBreakerPrivate;
     other permanent outcomes count as successes (the server answered). RetryingNetwork-
     AccessManager consults its breaker before every attempt: requests that may wait,
     wait behind the probe without spending attempts; the others fail at once.
+
+    Thread-safe: managers in other threads (a QML engine's, see KeepTrying::Quick) may share
+    one breaker. Its signals are emitted in the thread whose call changed the state (the
+    breaker's own when a break ends), never while it holds its lock; a receiver in another
+    thread gets them queued, as Qt::AutoConnection does.
 */
 class KEEPTRYING_NETWORK_EXPORT CircuitBreaker : public QObject
 {

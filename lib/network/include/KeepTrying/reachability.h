@@ -63,7 +63,13 @@ class ReachabilityPrivate;
     anywhere but the origin requests go to, or the proxy they go through.
 
     One Reachability serves one manager by default; managers may share one
-    (RetryingNetworkAccessManager::setReachability()). It lives in one thread.
+    (RetryingNetworkAccessManager::setReachability()), also managers in other threads (a QML
+    engine's, see KeepTrying::Quick): isReachable(), state(), isSimulatedOffline(),
+    setSimulatedOffline(), watch(), reportFailure() and reportSuccess() may be called from
+    any thread. A failure reported from another thread makes the origin unreachable for
+    every thread at once; its probes, like every probe, timer and backend signal, run in the
+    Reachability's own thread, and originReachabilityChanged() is emitted there. The
+    settings (setBackend(), setProbeSchedule(), …) belong to its thread.
 */
 class KEEPTRYING_NETWORK_EXPORT Reachability : public QObject
 {

@@ -38,6 +38,9 @@ class RetryBudgetPrivate;
     trickling its retries out for seconds after the server had room again; three drains such
     a burst about as fast as plain backoff would, while the adaptive concurrency window and
     the circuit breaker keep an overloaded server from seeing more.
+
+    Thread-safe: managers in other threads (a QML engine's, see KeepTrying::Quick) may share
+    one budget.
 */
 class KEEPTRYING_NETWORK_EXPORT RetryBudget : public QObject
 {

@@ -58,6 +58,7 @@ class KEEPTRYING_NETWORK_EXPORT WaitReason
     Q_PROPERTY(int queuedBehind READ queuedBehind CONSTANT)
     Q_PROPERTY(int httpStatus READ httpStatus CONSTANT)
     Q_PROPERTY(QNetworkReply::NetworkError networkError READ networkError CONSTANT)
+    Q_PROPERTY(bool proxyFault READ isProxyFault CONSTANT)
 
 public:
     /*! What the request waits for. New kinds may be added at the end: treat an unknown
@@ -129,6 +130,15 @@ public:
     /*! True when an attempt has failed before this wait: httpStatus() or networkError()
         say how. */
     bool hasFault() const { return m_httpStatus != 0 || m_networkError != QNetworkReply::NoError; }
+    /*! True when networkError() is the proxy's (isProxyError()): the proxy the request goes
+        through refused, closed, timed out or could not be found, so the proxy or the proxy
+        settings are at fault, not the server. */
+    bool isProxyFault() const { return isProxyError(m_networkError); }
+    /*! True for the errors that say the proxy failed, not the server:
+        ProxyConnectionRefusedError, ProxyConnectionClosedError, ProxyNotFoundError,
+        ProxyTimeoutError and UnknownProxyError (not ProxyAuthenticationRequiredError: the
+        proxy answered). The one list, for every banner and status line. */
+    static bool isProxyError(QNetworkReply::NetworkError error);
 
     /*! Same kind, origin, end (to the millisecond), queue position and fault. */
     friend bool operator==(const WaitReason &a, const WaitReason &b)

@@ -69,8 +69,9 @@ RetryBannerControllerPrivate::Entry *RetryBannerControllerPrivate::entryFor(QNet
             [this, reply](bool waiting) { setWaitingForConnectivity(reply, waiting); });
         if (retrying->isWaitingForConnectivity())
             entry.waitingSince.start();
+        entry.reason = retrying->waitReason();
     }
-    qCDebug(lcWidgets) << "watching" << reply;
+    qCDebug(lcBanner) << "watching" << reply;
     Q_EMIT q->trackedCountChanged(int(entries.size()));
     return &entry;
 }
@@ -130,17 +131,13 @@ RetryBannerControllerPrivate::Fault RetryBannerControllerPrivate::faultOf(const 
 {
     if (reason.kind() == WaitReason::Offline)
         return Fault::NoNetwork;
+    if (reason.isProxyFault())
+        return Fault::Proxy;
     switch (reason.networkError()) {
     case QNetworkReply::ConnectionRefusedError:
         return Fault::Refused;
     case QNetworkReply::HostNotFoundError:
         return Fault::HostNotFound;
-    case QNetworkReply::ProxyConnectionRefusedError:
-    case QNetworkReply::ProxyConnectionClosedError:
-    case QNetworkReply::ProxyNotFoundError:
-    case QNetworkReply::ProxyTimeoutError:
-    case QNetworkReply::UnknownProxyError:
-        return Fault::Proxy;
     case QNetworkReply::TemporaryNetworkFailureError:
     case QNetworkReply::NetworkSessionFailedError:
         return Fault::NoNetwork; // Qt found no network
@@ -184,6 +181,7 @@ void RetryBannerControllerPrivate::noteWaitReason(QNetworkReply *reply, const Wa
         faults.insert(origin, fault);
     }
     if (Entry *entry = entryFor(reply, false)) {
+        entry->reason = reason;
         switch (reason.kind()) {
         case WaitReason::RetryAfter:
         case WaitReason::BreakerOpen:
@@ -238,13 +236,17 @@ void RetryBannerControllerPrivate::update()
     bool slow = false;
     bool busy = false;
     const Entry *unreachable = nullptr; // the one that has waited longest
+    const Entry *longestWaiting = nullptr; // of those whose wait reason is not None
     qint64 nextOfflineCheck = -1; // ms until a waiting reply reaches offlineThresholdMs
     for (const Entry &entry : std::as_const(entries)) {
+        if (entry.reason.isWaiting() &&
+            (!longestWaiting || entry.running.elapsed() > longestWaiting->running.elapsed()))
+            longestWaiting = &entry;
         // With the network known to be down, every unfinished request waits for it.
         const auto fault = faults.constFind(entry.origin);
         if (offlineNetwork || (fault != faults.cend() && *fault == Fault::NoNetwork)) {
             offline = true;
-            break;
+            continue; // no break: the longest wait is still looked for
         }
         if (entry.waitingSince.isValid()) {
             const qint64 remaining = offlineThresholdMs - entry.waitingSince.elapsed();
@@ -330,17 +332,31 @@ void RetryBannerControllerPrivate::update()
         Q_EMIT q->unreachableServerChanged();
     }
 
-    if (now == situation)
-        return;
-    situation = now;
-    situationSince.start();
-    qCDebug(lcWidgets) << "situation" << now << unreachableServer;
-    Q_EMIT q->situationChanged(now);
-    // Read situation again: a slot of situationChanged() may have changed it already.
-    const bool show = situation != RetryBannerController::Hidden;
-    if (show != shouldShow) {
-        shouldShow = show;
-        Q_EMIT q->shouldShowChanged(show);
+    const WaitReason reasonNow = now != RetryBannerController::Hidden && longestWaiting
+        ? longestWaiting->reason
+        : WaitReason();
+    if (reasonNow != waitReason) {
+        waitReason = reasonNow;
+        Q_EMIT q->waitReasonChanged(reasonNow);
+    }
+
+    // The words first, so that a slot of situationChanged() or shouldShowChanged() reads them.
+    const QString words = RetryBannerController::textFor(now, unreachableReason);
+    if (words != text) {
+        text = words;
+        Q_EMIT q->textChanged(words);
+    }
+    if (now != situation) {
+        situation = now;
+        situationSince.start();
+        qCDebug(lcBanner) << "situation" << now << unreachableServer;
+        Q_EMIT q->situationChanged(now);
+        // Read situation again: a slot of situationChanged() may have changed it already.
+        const bool show = situation != RetryBannerController::Hidden;
+        if (show != shouldShow) {
+            shouldShow = show;
+            Q_EMIT q->shouldShowChanged(show);
+        }
     }
 }
 
@@ -363,6 +379,10 @@ RetryBannerController::~RetryBannerController()
         disconnect(c);
     for (const QMetaObject::Connection &c : std::as_const(d->reachabilityConnections))
         disconnect(c);
+    for (const auto &connections : std::as_const(d->extraManagers)) {
+        for (const QMetaObject::Connection &c : connections)
+            disconnect(c);
+    }
     d->offlineTimer.stop();
     d->dwellTimer.stop();
     for (auto &entry : d->entries) {
@@ -388,34 +408,45 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
         return;
     }
 
-    d->managerConnections << connect(manager, &RetryingNetworkAccessManager::attemptStarted, this,
-                                     [d](QNetworkReply *reply) {
-                                         if (!d->wantsReply(reply) && !d->entryFor(reply, false))
-                                             return;
-                                         d->entryFor(reply, true);
-                                         d->update(); // a new entry may change the situation
-                                     });
+    d->managerConnections = d->connectManager(manager);
+    d->managerConnections << connect(manager, &QObject::destroyed, this, [d] {
+        d->managerConnections.clear();
+        d->forgetAll();
+    });
+}
+
+QList<QMetaObject::Connection>
+RetryBannerControllerPrivate::connectManager(RetryingNetworkAccessManager *manager)
+{
+    Q_Q(RetryBannerController);
+    QList<QMetaObject::Connection> c;
+    c << QObject::connect(manager, &RetryingNetworkAccessManager::attemptStarted, q,
+                          [d = this](QNetworkReply *reply) {
+                              if (!d->wantsReply(reply) && !d->entryFor(reply, false))
+                                  return;
+                              d->entryFor(reply, true);
+                              d->update(); // a new entry may change the situation
+                          });
     // The typed reason says whose side a wait is on; its fault, what the last attempt met.
-    d->managerConnections << connect(
-        manager, &RetryingNetworkAccessManager::waitReasonChanged, this,
-        [d](QNetworkReply *reply, const WaitReason &reason) {
-            const bool retry =
-                reason.kind() == WaitReason::Backoff || reason.kind() == WaitReason::RetryAfter;
-            if (retry && (d->wantsReply(reply) || d->entryFor(reply, false)))
-                d->entryFor(reply, true); // a retried request counts from here
-            d->noteWaitReason(reply, reason);
-            if (d->entryFor(reply, false))
-                d->update();
-        });
+    c << QObject::connect(manager, &RetryingNetworkAccessManager::waitReasonChanged, q,
+                          [d = this](QNetworkReply *reply, const WaitReason &reason) {
+                              const bool retry = reason.kind() == WaitReason::Backoff ||
+                                  reason.kind() == WaitReason::RetryAfter;
+                              if (retry && (d->wantsReply(reply) || d->entryFor(reply, false)))
+                                  d->entryFor(reply, true); // a retried request counts from here
+                              d->noteWaitReason(reply, reason);
+                              if (d->entryFor(reply, false))
+                                  d->update();
+                          });
     // finished() follows gaveUp(); nothing to do here but be sure the reply is let go.
-    d->managerConnections << connect(manager, &RetryingNetworkAccessManager::gaveUp, this,
-                                     [d](QNetworkReply *reply) {
-                                         if (reply->isFinished())
-                                             d->forget(reply);
-                                     });
-    d->managerConnections << connect(
-        manager, &RetryingNetworkAccessManager::waitingForConnectivity, this,
-        [d](QNetworkReply *reply, bool waiting) {
+    c << QObject::connect(manager, &RetryingNetworkAccessManager::gaveUp, q,
+                          [d = this](QNetworkReply *reply) {
+                              if (reply->isFinished())
+                                  d->forget(reply);
+                          });
+    c << QObject::connect(
+        manager, &RetryingNetworkAccessManager::waitingForConnectivity, q,
+        [d = this](QNetworkReply *reply, bool waiting) {
             if (!d->wantsReply(reply) && !d->entryFor(reply, false))
                 return;
             if (!d->entryFor(reply, waiting))
@@ -425,27 +456,43 @@ void RetryBannerController::setManager(RetryingNetworkAccessManager *manager)
         });
     // Every attempt is a reply of the manager's own: one that got an HTTP status shows its
     // server answers, whatever the last connectivity fault to it was.
-    d->managerConnections << connect(
-        manager, &QNetworkAccessManager::finished, this, [d](QNetworkReply *reply) {
+    c << QObject::connect(
+        manager, &QNetworkAccessManager::finished, q, [d = this](QNetworkReply *reply) {
             if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid())
                 d->faults.remove(Reachability::originOf(reply->url()));
         });
     // Simulated offline may be switched on a Reachability shared after setManager().
-    d->managerConnections << connect(
-        manager, &RetryingNetworkAccessManager::simulatedOfflineChanged, this, [d] {
-            // A wait that spanned the switch says nothing of the
-            // server: it starts again, or a healthy server would
-            // be named unreachable the moment QA goes online.
-            for (auto &entry : d->entries) {
-                if (entry.waitingSince.isValid())
-                    entry.waitingSince.start();
-            }
-            d->update();
-        });
-    d->managerConnections << connect(manager, &QObject::destroyed, this, [d] {
-        d->managerConnections.clear();
-        d->forgetAll();
-    });
+    c << QObject::connect(manager, &RetryingNetworkAccessManager::simulatedOfflineChanged, q,
+                          [d = this] {
+                              // A wait that spanned the switch says nothing of the
+                              // server: it starts again, or a healthy server would
+                              // be named unreachable the moment QA goes online.
+                              for (auto &entry : d->entries) {
+                                  if (entry.waitingSince.isValid())
+                                      entry.waitingSince.start();
+                              }
+                              d->update();
+                          });
+    return c;
+}
+
+void RetryBannerController::addManager(RetryingNetworkAccessManager *manager)
+{
+    Q_D(RetryBannerController);
+    if (!manager || manager == d->manager || d->extraManagers.contains(manager))
+        return;
+    QList<QMetaObject::Connection> connections = d->connectManager(manager);
+    connections << connect(manager, &QObject::destroyed, this,
+                           [this, manager] { removeManager(manager); });
+    d->extraManagers.insert(manager, connections);
+}
+
+void RetryBannerController::removeManager(RetryingNetworkAccessManager *manager)
+{
+    Q_D(RetryBannerController);
+    const auto connections = d->extraManagers.take(manager);
+    for (const QMetaObject::Connection &c : connections)
+        disconnect(c);
 }
 
 RetryingNetworkAccessManager *RetryBannerController::manager() const
@@ -465,6 +512,24 @@ void RetryBannerController::track(QNetworkReply *reply)
 void RetryBannerController::markUserWaiting(QNetworkRequest &request, bool waiting)
 {
     request.setAttribute(static_cast<QNetworkRequest::Attribute>(UserWaitingAttribute), waiting);
+}
+
+bool RetryBannerController::isOffline() const
+{
+    Q_D(const RetryBannerController);
+    return d->situation == Offline;
+}
+
+QString RetryBannerController::text() const
+{
+    Q_D(const RetryBannerController);
+    return d->text;
+}
+
+WaitReason RetryBannerController::waitReason() const
+{
+    Q_D(const RetryBannerController);
+    return d->waitReason;
 }
 
 bool RetryBannerController::shouldShow() const

@@ -34,6 +34,7 @@ public:
         // The last wait said the server is the cause (it answered 5xx/429, asked for a
         // pause, or its breaker or retry budget holds the request back).
         bool serverBusy = false;
+        WaitReason reason; // the reply's last RetryingReply::waitReason()
         QList<QMetaObject::Connection> connections;
     };
 
@@ -49,6 +50,8 @@ public:
     void noteWaitReason(QNetworkReply *reply, const WaitReason &reason);
     bool networkOffline() const;
     void followReachability();
+    // The connections that feed the controller from one manager's signals.
+    QList<QMetaObject::Connection> connectManager(RetryingNetworkAccessManager *m);
     void forget(QNetworkReply *reply);
     void forgetAll();
     void update();
@@ -56,6 +59,8 @@ public:
     RetryBannerController *q_ptr;
     QPointer<RetryingNetworkAccessManager> manager;
     QList<QMetaObject::Connection> managerConnections;
+    // Managers given to addManager(), with their connections.
+    QHash<RetryingNetworkAccessManager *, QList<QMetaObject::Connection>> extraManagers;
     QPointer<Reachability> reachability; // the manager's, followed for its state
     QList<QMetaObject::Connection> reachabilityConnections;
     // Fires when the first waiting reply reaches offlineThresholdMs.
@@ -75,6 +80,8 @@ public:
     int offlineThresholdMs = 300;
     RetryBannerController::Situation situation = RetryBannerController::Hidden;
     bool shouldShow = false; // the value last emitted by shouldShowChanged()
+    QString text; // the value last emitted by textChanged()
+    WaitReason waitReason; // the value last emitted by waitReasonChanged()
     QString unreachableServer;
     RetryBannerController::UnreachableReason unreachableReason =
         RetryBannerController::CannotConnect;

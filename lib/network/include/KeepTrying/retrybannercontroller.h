@@ -4,8 +4,9 @@
 #ifndef KEEPTRYING_RETRYBANNERCONTROLLER_H
 #define KEEPTRYING_RETRYBANNERCONTROLLER_H
 
-#include <KeepTrying/keeptrying_widgets_export.h>
+#include <KeepTrying/keeptrying_network_export.h>
 #include <KeepTrying/requestattributes.h>
+#include <KeepTrying/waitreason.h>
 
 #include <QtCore/QObject>
 #include <QtNetwork/QNetworkRequest>
@@ -61,7 +62,8 @@ class RetryBannerControllerPrivate;
     shouldShow is true whenever situation is not Hidden.
 
     Bind it to a manager with one call, setManager(); RetryBanner::bind() does that for
-    you. Which replies count:
+    you, and KeepTrying::Quick's QmlNetworkAccessManagerFactory for the managers a QML engine
+    makes (addManager()). Which replies count:
 
     - TrackAllReplies (the default): every reply of the manager.
     - TrackMarkedReplies: only replies whose request has UserWaitingAttribute set to true,
@@ -71,9 +73,13 @@ class RetryBannerControllerPrivate;
 
     The controller keeps one timer per tracked reply that fires once at the threshold, and
     one for the offline threshold; nothing is polled. Several banners, status bars or QML
-    items can share one controller.
+    items can share one controller: text, offline and waitReason carry what a banner of
+    one's own needs (the QML banner of KeepTrying::Quick reads them).
+
+    It needs Qt Core and Qt Network only (it is part of KeepTrying::Network), and lives in
+    one thread: the managers it watches must live in that thread too.
 */
-class KEEPTRYING_WIDGETS_EXPORT RetryBannerController : public QObject
+class KEEPTRYING_NETWORK_EXPORT RetryBannerController : public QObject
 {
     Q_OBJECT
     Q_PROPERTY(bool shouldShow READ shouldShow NOTIFY shouldShowChanged)
@@ -88,6 +94,9 @@ class KEEPTRYING_WIDGETS_EXPORT RetryBannerController : public QObject
     Q_PROPERTY(QString unreachableServer READ unreachableServer NOTIFY unreachableServerChanged)
     Q_PROPERTY(
         UnreachableReason unreachableReason READ unreachableReason NOTIFY unreachableServerChanged)
+    Q_PROPERTY(QString text READ text NOTIFY textChanged)
+    Q_PROPERTY(bool offline READ isOffline NOTIFY situationChanged)
+    Q_PROPERTY(KeepTrying::WaitReason waitReason READ waitReason NOTIFY waitReasonChanged)
 
 public:
     /*! What the banner should say. */
@@ -143,6 +152,16 @@ public:
     void setManager(RetryingNetworkAccessManager *manager);
     RetryingNetworkAccessManager *manager() const;
 
+    /*! Also watches the replies of \a manager, as those of manager(), until it is destroyed
+        or removeManager() is called; the tracking mode applies to them too. For managers
+        that share manager()'s Reachability (RetryingNetworkAccessManager::setReachability()),
+        such as the one a QML engine makes for XMLHttpRequest in the controller's thread.
+        \a manager must live in the controller's thread; adding it twice, or adding
+        manager(), changes nothing. setManager() keeps the managers added. */
+    void addManager(RetryingNetworkAccessManager *manager);
+    /*! Stops watching the replies of a manager given to addManager(). */
+    void removeManager(RetryingNetworkAccessManager *manager);
+
     /*! Watches \a reply whatever the tracking mode, timing it from now. Works with any
         QNetworkReply; the retry state is read from a KeepTrying::RetryingReply. A reply
         that has already finished is ignored; tracking a reply twice changes nothing. */
@@ -153,6 +172,39 @@ public:
 
     /*! True while situation is not Hidden. */
     bool shouldShow() const;
+
+    /*! True while situation is Offline. */
+    bool isOffline() const;
+
+    /*! The words a banner shows for situation, now: textFor(situation(),
+        unreachableReason()); empty while Hidden. */
+    QString text() const;
+
+    /*! The default words for \a situation (and, for Unreachable, \a reason), translated in
+        the "KeepTrying::RetryBanner" context (RetryBanner's defaults are these); empty for
+        Hidden. Words for the person waiting: what happens, on whose side, and that it keeps
+        trying; no address, port or error code.
+
+        - Slow: "This is taking longer than usual. Please check your network connection
+            while we keep trying."
+        - Offline: "You're offline. We'll keep trying and load this as soon as you're back."
+        - ServerBusy: "The server is busy right now. Your network is fine; we'll keep trying
+            and load this as soon as it can answer."
+        - Unreachable, ConnectionRefused: "The server isn't answering right now. Your
+            network is fine; we'll keep trying and load this as soon as the server is back."
+        - Unreachable, HostNotFound: "The server can't be found right now. Please check
+            your network connection while we keep trying."
+        - Unreachable, ProxyFailed: "The proxy this computer uses isn't answering. Please
+            check the proxy settings while we keep trying."
+        - Unreachable, CannotConnect: "The server can't be reached right now. Please check
+            your network connection while we keep trying." */
+    static QString textFor(Situation situation, UnreachableReason reason = CannotConnect);
+
+    /*! Why the watched request that has been running longest among those that wait is
+        waiting (RetryingReply::waitReason()); kind() None while no watched request waits
+        (also while situation is Hidden). For a banner that says more than text(), e.g. when
+        the next attempt goes (WaitReason::until). */
+    WaitReason waitReason() const;
 
     /*! What should be shown now; see the class description for the rules. */
     Situation situation() const;
@@ -215,6 +267,11 @@ Q_SIGNALS:
     /*! unreachableServer or unreachableReason changed; emitted before situationChanged()
         when that changes too, so a slot of situationChanged() reads the new values. */
     void unreachableServerChanged();
+    /*! text changed; emitted before situationChanged() and shouldShowChanged() when they
+        change too, so that their slots read the new words. */
+    void textChanged(const QString &text);
+    /*! waitReason changed (kind, origin, end or fault). */
+    void waitReasonChanged(const KeepTrying::WaitReason &reason);
 
 private:
     Q_DECLARE_PRIVATE(RetryBannerController)
