@@ -10,11 +10,9 @@
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QDataStream>
 #include <QtCore/QDir>
-#include <QtCore/QFile>
 #include <QtCore/QIODevice>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QUuid>
-#include <QtNetwork/QNetworkRequest>
 #include <QtSql/QSqlError>
 #include <QtSql/QSqlQuery>
 
@@ -69,11 +67,6 @@ QByteArray checksumOf(const QString &key, int status, const QByteArray &headers,
 QByteArray accountHash(const QString &accountKey)
 {
     return QCryptographicHash::hash(accountKey.toUtf8(), QCryptographicHash::Sha256);
-}
-
-bool isDamage(int code)
-{
-    return code == Sqlite::corrupt || code == Sqlite::notADatabase;
 }
 
 } // namespace
@@ -156,8 +149,7 @@ bool OfflineCopyDatabase::replaceDamagedFile()
     qCWarning(lcOfflineCopy) << "offline copy store damaged, starting empty";
     shutDown();
     m_touches.clear();
-    for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
-        QFile::remove(QDir(m_directory).filePath(fileName() + suffix));
+    Sqlite::removeFiles(QDir(m_directory).filePath(fileName()));
     if (openFile() != Opened::Ready) {
         shutDown();
         return false;
@@ -170,14 +162,13 @@ OfflineCopyDatabase::Opened OfflineCopyDatabase::openFile()
     m_damaged = false;
     m_connectionName = QStringLiteral("keeptrying.offlinecopies.") +
         QUuid::createUuid().toString(QUuid::WithoutBraces);
-    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-    m_db.setDatabaseName(QDir(m_directory).filePath(fileName()));
     // A writer of another instance holds the lock for one copy's transaction (ms); this
     // bounds the wait if something holds it far longer. Readers never wait (WAL).
-    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
-    if (!m_db.open()) {
-        qCWarning(lcOfflineCopy) << "cannot open the offline copy store:"
-                                 << m_db.lastError().text();
+    QString error;
+    m_db = Sqlite::open(m_connectionName, QDir(m_directory).filePath(fileName()), busyTimeoutMs,
+                        &error);
+    if (!m_db.isOpen()) {
+        qCWarning(lcOfflineCopy) << "cannot open the offline copy store:" << error;
         return Opened::Unusable;
     }
 
@@ -191,7 +182,7 @@ OfflineCopyDatabase::Opened OfflineCopyDatabase::openFile()
     };
     auto damagedOrUnusable = [&q]() {
         qCWarning(lcOfflineCopy) << "offline copy store:" << q.lastError().text();
-        return isDamage(Sqlite::resultCode(q.lastError())) ? Opened::Damaged : Opened::Unusable;
+        return Sqlite::isDamage(q.lastError()) ? Opened::Damaged : Opened::Unusable;
     };
 
     // One snapshot for the checks: another instance may be making the schema of a new file
@@ -285,11 +276,11 @@ OfflineCopyDatabase::Opened OfflineCopyDatabase::openFile()
             " last_modified, flags, pinned FROM copies WHERE account = ? AND key = ?")) ||
         !m_statements->contains.prepare(
             QStringLiteral("SELECT 1 FROM copies WHERE account = ? AND key = ?"))) {
-        const int code = Sqlite::resultCode(m_statements->lookup.lastError());
+        const bool damaged = Sqlite::isDamage(m_statements->lookup.lastError());
         qCWarning(lcOfflineCopy) << "offline copy store:" << m_statements->lookup.lastError().text()
                                  << m_statements->contains.lastError().text();
         m_statements.reset();
-        return isDamage(code) ? Opened::Damaged : Opened::Unusable;
+        return damaged ? Opened::Damaged : Opened::Unusable;
     }
     return Opened::Ready;
 }
@@ -305,11 +296,7 @@ void OfflineCopyDatabase::close()
 void OfflineCopyDatabase::shutDown()
 {
     m_statements.reset();
-    if (m_db.isValid())
-        m_db.close();
-    m_db = QSqlDatabase();
-    if (!m_connectionName.isEmpty())
-        QSqlDatabase::removeDatabase(m_connectionName);
+    Sqlite::close(m_db, m_connectionName);
     m_connectionName.clear();
 }
 
@@ -335,7 +322,7 @@ bool OfflineCopyDatabase::usable()
 void OfflineCopyDatabase::failed(const QSqlError &error, const char *what)
 {
     qCWarning(lcOfflineCopy) << "offline copy store:" << what << error.text();
-    if (isDamage(Sqlite::resultCode(error)))
+    if (Sqlite::isDamage(error))
         m_damaged = true;
 }
 
