@@ -699,12 +699,14 @@ void tst_SyncEngine::openedArticleReadableOffline()
 {
     // An article's content comes with a pinned offline copy: with the reader's own store
     // gone (a new account database, say) and the network too, it is still readable.
-    auto *store = new KeepTrying::OfflineCopyStore;
-    QVERIFY(store->open(m_dir.filePath(QStringLiteral("copies"))));
-    m_manager->setOfflineCopyStore(store);
-    KeepTrying::OfflineCopy::Settings copies;
-    copies.accountKey = QStringLiteral("test");
-    m_manager->setOfflineCopySettings(copies);
+    // The manager's store of copies, in one directory (each manager its own instance).
+    const auto keepCopies = [this] {
+        auto *store = new KeepTrying::OfflineCopyStore;
+        m_manager->setOfflineCopyStore(store);
+        m_manager->setOfflineCopySettings({ QStringLiteral("test") });
+        return store->open(m_dir.filePath(QStringLiteral("copies")));
+    };
+    QVERIFY(keepCopies());
     QVERIFY(refresh());
     QVERIFY(!m_store->article(2).hasContent);
     m_engine->fetchContent(2);
@@ -716,8 +718,8 @@ void tst_SyncEngine::openedArticleReadableOffline()
 
     m_store = std::make_unique<LocalStore>();
     QVERIFY(m_store->open(QStringLiteral(":memory:")));
-    makeEngine();
-    m_manager->setOfflineCopySettings(copies);
+    makeEngine(); // a new manager
+    QVERIFY(keepCopies());
     m_manager->setSimulatedOffline(true); // and not signed in: no token to send
     Article known;
     known.id = 2;
