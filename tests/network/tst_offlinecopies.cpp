@@ -15,6 +15,7 @@
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
+#include <QtCore/QPointer>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -55,6 +56,7 @@ class tst_OfflineCopies : public QObject
 private Q_SLOTS:
     void init();
     void cleanup();
+    void storeOwnership();
 
     void offlineStartOffersTheCopyThenTheFresh();
     void slowAnswerOffersTheCopyAfterTheThreshold();
@@ -503,6 +505,42 @@ void tst_OfflineCopies::largeBodiesAreNotKept()
     prime(large, QByteArray(100 * 1024 + 1, 'l'));
     QVERIFY(m_manager->hasOfflineCopy(small));
     QVERIFY(!m_manager->hasOfflineCopy(large));
+}
+
+// setOfflineCopyStore() as QNetworkAccessManager::setCache(): a store without a parent
+// becomes the manager's and goes when replaced; one with another owner is only forgotten.
+void tst_OfflineCopies::storeOwnership()
+{
+    const QUrl url = m_server->url(QStringLiteral("/api/entries.json"));
+    prime(url, "alice's articles");
+    QPointer<AbstractOfflineCopyStore> adopted = m_copies;
+
+    QObject owner;
+    auto *own = new OfflineCopyStore(&owner);
+    QVERIFY(own->open(m_dir->path())); // the same directory: the same copies
+    m_manager->setOfflineCopyStore(own);
+    QVERIFY(adopted.isNull()); // replaced, and it was the manager's
+    QCOMPARE(own->parent(), &owner);
+    QCOMPARE(m_manager->offlineCopyStore(), own);
+    QVERIFY(m_manager->hasOfflineCopy(url));
+
+    m_manager->setOfflineCopyStore(nullptr);
+    QVERIFY(!m_manager->isOfflineCopyStoreOpen());
+    QVERIFY(!m_manager->hasOfflineCopy(url));
+    QCOMPARE(m_manager->offlineCopiesSize(), -1);
+    QCOMPARE(own->parent(), &owner); // still there, still its owner's
+    QVERIFY(own->contains(m_manager->offlineCopySettings().accountKey, url));
+
+    // A store closed meanwhile: the manager works without copies.
+    m_manager->setOfflineCopyStore(own);
+    own->close();
+    QVERIFY(!m_manager->isOfflineCopyStoreOpen());
+    m_manager->setSimulatedOffline(true);
+    std::unique_ptr<RetryingReply> reply(get(*m_manager, optedIn(url)));
+    QSignalSpy offered(reply.get(), &RetryingReply::staleCopyOffered);
+    QTest::qWait(100);
+    QCOMPARE(offered.count(), 0);
+    m_manager->setOfflineCopyStore(nullptr); // before owner goes
 }
 
 QTEST_GUILESS_MAIN(tst_OfflineCopies)
