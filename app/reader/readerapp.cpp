@@ -20,6 +20,7 @@
 
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/offlinecopystore.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QFile>
@@ -185,12 +186,14 @@ bool ReaderApp::openSession()
     // pictures pinned, previews evictable) in the cache directory, per account. The built-in
     // server takes the last run's port when it is free, so its copies are found again; on
     // another port they are not (they are keyed by URL).
-    KeepTrying::OfflineCopy::Settings copies;
-    copies.directory = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
-        QStringLiteral("/offline-copies");
-    copies.accountKey = AccountSwitcher::offlineCopyKey(m_account);
-    copies.maximumSizeBytes = PreferencesDialog::offlineBudgetBytes();
-    if (!m_manager->setOfflineCopySettings(copies))
+    auto *copies = new KeepTrying::OfflineCopyStore; // the manager's
+    copies->setMaximumSize(PreferencesDialog::offlineBudgetBytes());
+    const bool copiesOpen =
+        copies->open(QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+                     QStringLiteral("/offline-copies"));
+    m_manager->setOfflineCopyStore(copies);
+    m_manager->setOfflineCopySettings({ AccountSwitcher::offlineCopyKey(m_account) });
+    if (!copiesOpen)
         std::fputs("keeptrying-reader: offline copies cannot be kept in the cache directory; "
                    "articles not read yet will need the network\n",
                    stderr);

@@ -7,6 +7,7 @@
 //   example-offline CACHE_DIR URL [--quit-after-result]
 
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/offlinecopystore.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -38,10 +39,10 @@ int main(int argc, char *argv[])
         parser.showHelp(2);
 
     KeepTrying::RetryingNetworkAccessManager manager;
-    KeepTrying::OfflineCopy::Settings settings;
-    settings.directory = args.at(0);
-    settings.accountKey = QStringLiteral("example"); // whose copies: one store, many users
-    manager.setOfflineCopySettings(settings);
+    auto *copies = new KeepTrying::OfflineCopyStore; // the manager's: it has no parent
+    copies->open(args.at(0));
+    manager.setOfflineCopyStore(copies);
+    manager.setOfflineCopySettings({ QStringLiteral("example") }); // whose copies
 
     QNetworkRequest request(QUrl::fromUserInput(args.at(1)));
     request.setAttribute(KeepTrying::OfflineCopy::ModeAttribute, KeepTrying::OfflineCopy::Keep);

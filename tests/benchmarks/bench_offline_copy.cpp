@@ -12,7 +12,9 @@
 //
 //   bench_offline_copy [--copies N] [--lookups N] [--opens N] [--seed N]
 
-#include "offlinecopystore_p.h"
+#include "offlinecopydatabase_p.h"
+
+#include <KeepTrying/offlinecopystore.h>
 
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
@@ -35,8 +37,8 @@
 #include <cstdio>
 #include <vector>
 
-using KeepTrying::OfflineCopyStore;
-using Headers = QList<OfflineCopyStore::RawHeaderPair>;
+using KeepTrying::OfflineCopyDatabase;
+using Headers = QList<OfflineCopyDatabase::RawHeaderPair>;
 
 namespace {
 
@@ -179,7 +181,7 @@ int main(int argc, char **argv)
     qint64 bodyBytes = 0;
     std::vector<double> storeMs;
     {
-        OfflineCopyStore store;
+        OfflineCopyDatabase store;
         if (!store.open(dir.path()))
             return 1;
         store.setAccountKey(account);
@@ -187,7 +189,7 @@ int main(int argc, char **argv)
             QElapsedTimer timer;
             timer.start();
             if (store.store(r.url, 200, r.headers, r.body) !=
-                OfflineCopyStore::StoreResult::Stored) {
+                OfflineCopyDatabase::StoreResult::Stored) {
                 std::fprintf(stderr, "store failed for %s\n", qPrintable(r.url.toString()));
                 return 1;
             }
@@ -196,7 +198,7 @@ int main(int argc, char **argv)
         }
         std::printf("stored %d copies, %.1f MiB of bodies, store size %.1f MiB, file %.1f MiB\n",
                     store.count(), double(bodyBytes) / 1048576.0, double(store.size()) / 1048576.0,
-                    double(QFileInfo(dir.filePath(OfflineCopyStore::fileName())).size()) /
+                    double(QFileInfo(dir.filePath(OfflineCopyDatabase::fileName())).size()) /
                         1048576.0);
     }
     std::printf("store: p50 %.3f ms, p99 %.3f ms\n", percentile(storeMs, 50),
@@ -206,7 +208,7 @@ int main(int argc, char **argv)
     std::vector<double> lookupMs;
     lookupMs.reserve(size_t(lookups));
     {
-        OfflineCopyStore store;
+        OfflineCopyDatabase store;
         if (!store.open(dir.path()))
             return 1;
         store.setAccountKey(account);
@@ -214,7 +216,7 @@ int main(int argc, char **argv)
             const Response &r = data[size_t(random.bounded(int(data.size())))];
             QElapsedTimer timer;
             timer.start();
-            const std::optional<OfflineCopyStore::Copy> copy = store.lookup(r.url);
+            const std::optional<OfflineCopyDatabase::Copy> copy = store.lookup(r.url);
             const qsizetype size = copy ? copy->body.size() : -1;
             lookupMs.push_back(double(timer.nsecsElapsed()) / 1e6);
             if (size != r.body.size() || copy->body != r.body) {
@@ -234,11 +236,11 @@ int main(int argc, char **argv)
         const Response &r = data[size_t(random.bounded(int(data.size())))];
         QElapsedTimer timer;
         timer.start();
-        OfflineCopyStore store;
+        OfflineCopyDatabase store;
         if (!store.open(dir.path()))
             return 1;
         store.setAccountKey(account);
-        const std::optional<OfflineCopyStore::Copy> copy = store.lookup(r.url);
+        const std::optional<OfflineCopyDatabase::Copy> copy = store.lookup(r.url);
         openMs.push_back(double(timer.nsecsElapsed()) / 1e6);
         if (!copy || copy->body != r.body)
             return 1;
@@ -250,7 +252,7 @@ int main(int argc, char **argv)
     QTemporaryDir managerDir;
     std::vector<QUrl> urls;
     {
-        OfflineCopyStore store;
+        OfflineCopyDatabase store;
         if (!managerDir.isValid() || !store.open(managerDir.path()))
             return 1;
         store.setAccountKey(account);
@@ -259,7 +261,8 @@ int main(int argc, char **argv)
             url.setScheme(QStringLiteral("http"));
             url.setHost(QStringLiteral("127.0.0.1"));
             url.setPort(9);
-            if (store.store(url, 200, r.headers, r.body) != OfflineCopyStore::StoreResult::Stored)
+            if (store.store(url, 200, r.headers, r.body) !=
+                OfflineCopyDatabase::StoreResult::Stored)
                 return 1;
             urls.push_back(url);
         }
@@ -267,11 +270,11 @@ int main(int argc, char **argv)
     std::vector<double> staleMs;
     {
         KeepTrying::RetryingNetworkAccessManager manager;
-        KeepTrying::OfflineCopy::Settings settings;
-        settings.directory = managerDir.path();
-        settings.accountKey = account;
-        if (!manager.setOfflineCopySettings(settings))
+        auto *copies = new KeepTrying::OfflineCopyStore(&manager);
+        if (!copies->open(managerDir.path()))
             return 1;
+        manager.setOfflineCopyStore(copies);
+        manager.setOfflineCopySettings({ account });
         manager.setSimulatedOffline(true);
         const int requests = std::min(lookups, 500);
         for (int i = 0; i < requests; ++i) {

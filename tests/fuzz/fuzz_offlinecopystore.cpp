@@ -6,7 +6,7 @@
 // evicts). Whatever the bytes, the store opens, starts empty or refuses the file, and every
 // call answers (a miss, a copy or a failure): never a crash.
 
-#include "offlinecopystore_p.h"
+#include "offlinecopydatabase_p.h"
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-using KeepTrying::OfflineCopyStore;
+using KeepTrying::OfflineCopyDatabase;
 
 namespace {
 
@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const QString path = directory->filePath(OfflineCopyStore::fileName());
+    const QString path = directory->filePath(OfflineCopyDatabase::fileName());
     for (const char *suffix : { "", "-wal", "-shm" })
         QFile::remove(path + QLatin1String(suffix));
     {
@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             std::abort();
     }
 
-    OfflineCopyStore store;
+    OfflineCopyDatabase store;
     store.setClock([] { return now(); });
     if (!store.open(directory->path()))
         return 0; // refused (another program's file, a newer format): fine
@@ -75,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         store.setAccountKey(account);
         for (const QUrl &url : urls) {
             store.contains(url);
-            if (const std::optional<OfflineCopyStore::Copy> copy = store.lookup(url)) {
+            if (const std::optional<OfflineCopyDatabase::Copy> copy = store.lookup(url)) {
                 // What an offer does with a copy.
                 if (copy->ageSeconds(now()) < 0)
                     std::abort();

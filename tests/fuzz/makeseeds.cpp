@@ -3,11 +3,11 @@
 
 // Writes the seed corpora that are made by the code itself rather than by hand:
 //   fuzz_makeseeds CORPUS_DIR
-// CORPUS_DIR/offlinecopystore/: store files made by OfflineCopyStore (empty, one copy,
+// CORPUS_DIR/offlinecopystore/: store files made by OfflineCopyDatabase (empty, one copy,
 // copies in two accounts with validators and pins); CORPUS_DIR/outboxrow/: rows of items
 // that OutboxStore wrote, read back as the outbox reads them, in outboxrow.h's format.
 
-#include "offlinecopystore_p.h"
+#include "offlinecopydatabase_p.h"
 #include "outboxrow.h"
 #include "outboxstore_p.h"
 
@@ -41,7 +41,7 @@ bool makeStoreSeeds(const QString &out)
     for (int seed = 0; seed < 3; ++seed) {
         QTemporaryDir dir;
         {
-            OfflineCopyStore store;
+            OfflineCopyDatabase store;
             store.setClock([now] { return now; });
             if (!store.open(dir.path()))
                 return false;
@@ -63,7 +63,7 @@ bool makeStoreSeeds(const QString &out)
             store.close();
         }
         // Whole: the WAL checkpointed into the file when the last connection closed.
-        const QString file = QDir(dir.path()).filePath(OfflineCopyStore::fileName());
+        const QString file = QDir(dir.path()).filePath(OfflineCopyDatabase::fileName());
         if (!copyFile(file, QDir(out).filePath(QStringLiteral("store-%1.sqlite").arg(seed))))
             return false;
     }

@@ -38,7 +38,7 @@ file(REAL_PATH "${_prefix}/include" _expected)
 if(NOT _include_dir STREQUAL _expected)
     message(FATAL_ERROR "pkg-config names '${_include_dir}' for the headers, not '${_expected}'")
 endif()
-# A shared KeepTrying::Network brings Qt Sql itself: its users link Qt Core and Network only.
+# KeepTrying::Network has no Qt Sql in it: its users link Qt Core and Network only.
 if(_flags MATCHES "Qt6Sql")
     message(FATAL_ERROR "keeptrying-network.pc asks its users to link Qt Sql")
 endif()

@@ -6,6 +6,7 @@
 // reply, stale first, fresh later); online reads revalidate it.
 
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/offlinecopystore.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
@@ -14,6 +15,7 @@
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
+#include <QtCore/QPointer>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -54,6 +56,7 @@ class tst_OfflineCopies : public QObject
 private Q_SLOTS:
     void init();
     void cleanup();
+    void storeOwnership();
 
     void offlineStartOffersTheCopyThenTheFresh();
     void slowAnswerOffersTheCopyAfterTheThreshold();
@@ -84,6 +87,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<TestServer> m_server;
     std::unique_ptr<RetryingNetworkAccessManager> m_manager;
+    OfflineCopyStore *m_copies = nullptr; // owned by m_manager
     QByteArray m_body = "fresh";
     Headers m_headers = wallabagCaching;
 };
@@ -107,18 +111,21 @@ void tst_OfflineCopies::makeManager()
     m_manager = std::make_unique<RetryingNetworkAccessManager>();
     switchOffBreakerAndBudget(*m_manager);
     m_manager->setRetryPolicy(fastPolicy());
+    m_copies = new OfflineCopyStore; // the manager's (it has no parent)
+    QVERIFY(m_copies->open(m_dir->path()));
+    m_manager->setOfflineCopyStore(m_copies);
+    QCOMPARE(m_copies->parent(), m_manager.get());
     OfflineCopy::Settings settings;
-    settings.directory = m_dir->path();
     settings.accountKey = QStringLiteral("http://wallabag.test alice");
     settings.offerAfterMs = 50;
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_manager->setOfflineCopySettings(settings);
 }
 
 void tst_OfflineCopies::offerOnlyWhenBlocked()
 {
     OfflineCopy::Settings settings = m_manager->offlineCopySettings();
     settings.offerAfterMs = 60 * 1000;
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_manager->setOfflineCopySettings(settings);
 }
 
 void tst_OfflineCopies::cleanup()
@@ -283,7 +290,7 @@ void tst_OfflineCopies::accountsArePartitions()
     prime(url, "alice's articles");
     OfflineCopy::Settings settings = m_manager->offlineCopySettings();
     settings.accountKey = QStringLiteral("http://wallabag.test bob");
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_manager->setOfflineCopySettings(settings);
     QVERIFY(!m_manager->hasOfflineCopy(url));
 
     m_manager->setSimulatedOffline(true);
@@ -294,7 +301,7 @@ void tst_OfflineCopies::accountsArePartitions()
     QCOMPARE(offered.count(), 0); // never alice's copy to bob
 
     settings.accountKey = QStringLiteral("http://wallabag.test alice");
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_manager->setOfflineCopySettings(settings);
     QVERIFY(m_manager->hasOfflineCopy(url));
 }
 
@@ -343,9 +350,7 @@ void tst_OfflineCopies::cachingRules()
 
 void tst_OfflineCopies::pinnedCopiesSurviveTheBudget()
 {
-    OfflineCopy::Settings settings = m_manager->offlineCopySettings();
-    settings.maximumSizeBytes = 64 * 1024;
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_copies->setMaximumSize(64 * 1024);
 
     const QUrl saved = m_server->url(QStringLiteral("/api/entries/100.json"));
     prime(saved, QByteArray(20 * 1024, 's'), wallabagCaching, OfflineCopy::KeepPinned);
@@ -353,7 +358,7 @@ void tst_OfflineCopies::pinnedCopiesSurviveTheBudget()
         prime(m_server->url(QStringLiteral("/img/%1.png").arg(i)), QByteArray(15 * 1024, 'i'));
 
     QVERIFY(m_manager->hasOfflineCopy(saved));
-    QVERIFY(m_manager->offlineCopiesSize() <= settings.maximumSizeBytes);
+    QVERIFY(m_manager->offlineCopiesSize() <= m_copies->maximumSize());
     QVERIFY(!m_manager->hasOfflineCopy(m_server->url(QStringLiteral("/img/0.png")))); // LRU went
     QVERIFY(m_manager->hasOfflineCopy(m_server->url(QStringLiteral("/img/9.png"))));
     QVERIFY(m_manager->pinnedOfflineCopiesSize() >= 20 * 1024);
@@ -419,11 +424,11 @@ void tst_OfflineCopies::answerAfterAnAccountSwitchIsNotKept()
     QTRY_VERIFY_WITH_TIMEOUT(reply->isWaitingToRetry(), 2000);
     OfflineCopy::Settings settings = m_manager->offlineCopySettings();
     settings.accountKey = QStringLiteral("http://wallabag.test bob");
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_manager->setOfflineCopySettings(settings);
     QCOMPARE(waitForBody(reply.get()), QByteArray("alice's article"));
     QVERIFY(!m_manager->hasOfflineCopy(url));
     settings.accountKey = QStringLiteral("http://wallabag.test alice");
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_manager->setOfflineCopySettings(settings);
     QVERIFY(!m_manager->hasOfflineCopy(url));
 }
 
@@ -493,15 +498,49 @@ void tst_OfflineCopies::notModifiedForAnotherVersionAsksAgain()
 
 void tst_OfflineCopies::largeBodiesAreNotKept()
 {
-    OfflineCopy::Settings settings = m_manager->offlineCopySettings();
-    settings.maximumCopyBytes = 100 * 1024;
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_copies->setMaximumCopySize(100 * 1024);
     const QUrl small = m_server->url(QStringLiteral("/img/small.png"));
     const QUrl large = m_server->url(QStringLiteral("/img/large.png"));
     prime(small, QByteArray(100 * 1024, 's'));
     prime(large, QByteArray(100 * 1024 + 1, 'l'));
     QVERIFY(m_manager->hasOfflineCopy(small));
     QVERIFY(!m_manager->hasOfflineCopy(large));
+}
+
+// setOfflineCopyStore() as QNetworkAccessManager::setCache(): a store without a parent
+// becomes the manager's and goes when replaced; one with another owner is only forgotten.
+void tst_OfflineCopies::storeOwnership()
+{
+    const QUrl url = m_server->url(QStringLiteral("/api/entries.json"));
+    prime(url, "alice's articles");
+    QPointer<AbstractOfflineCopyStore> adopted = m_copies;
+
+    QObject owner;
+    auto *own = new OfflineCopyStore(&owner);
+    QVERIFY(own->open(m_dir->path())); // the same directory: the same copies
+    m_manager->setOfflineCopyStore(own);
+    QVERIFY(adopted.isNull()); // replaced, and it was the manager's
+    QCOMPARE(own->parent(), &owner);
+    QCOMPARE(m_manager->offlineCopyStore(), own);
+    QVERIFY(m_manager->hasOfflineCopy(url));
+
+    m_manager->setOfflineCopyStore(nullptr);
+    QVERIFY(!m_manager->isOfflineCopyStoreOpen());
+    QVERIFY(!m_manager->hasOfflineCopy(url));
+    QCOMPARE(m_manager->offlineCopiesSize(), -1);
+    QCOMPARE(own->parent(), &owner); // still there, still its owner's
+    QVERIFY(own->contains(m_manager->offlineCopySettings().accountKey, url));
+
+    // A store closed meanwhile: the manager works without copies.
+    m_manager->setOfflineCopyStore(own);
+    own->close();
+    QVERIFY(!m_manager->isOfflineCopyStoreOpen());
+    m_manager->setSimulatedOffline(true);
+    std::unique_ptr<RetryingReply> reply(get(*m_manager, optedIn(url)));
+    QSignalSpy offered(reply.get(), &RetryingReply::staleCopyOffered);
+    QTest::qWait(100);
+    QCOMPARE(offered.count(), 0);
+    m_manager->setOfflineCopyStore(nullptr); // before owner goes
 }
 
 QTEST_GUILESS_MAIN(tst_OfflineCopies)

@@ -6,7 +6,7 @@
 // refresh, damaged and foreign files, LRU eviction with pins, persistence and two instances
 // on one directory. The reply's use of it (stale first, fresh later) is tested elsewhere.
 
-#include "offlinecopystore_p.h"
+#include "offlinecopydatabase_p.h"
 #include "testhelpers.h"
 
 #include <QtCore/QDir>
@@ -22,10 +22,10 @@
 
 #include <atomic>
 
-using KeepTrying::OfflineCopyStore;
-using Headers = QList<OfflineCopyStore::RawHeaderPair>;
-using StoreResult = OfflineCopyStore::StoreResult;
-using RefreshResult = OfflineCopyStore::RefreshResult;
+using KeepTrying::OfflineCopyDatabase;
+using Headers = QList<OfflineCopyDatabase::RawHeaderPair>;
+using StoreResult = OfflineCopyDatabase::StoreResult;
+using RefreshResult = OfflineCopyDatabase::RefreshResult;
 namespace OfflineCopy = KeepTrying::OfflineCopy;
 
 Q_DECLARE_METATYPE(Headers)
@@ -63,7 +63,7 @@ QVariant onFile(const QString &directory, const QString &sql)
     QVariant result;
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(directory + QLatin1Char('/') + OfflineCopyStore::fileName());
+        db.setDatabaseName(directory + QLatin1Char('/') + OfflineCopyDatabase::fileName());
         if (db.open()) {
             QSqlQuery q(db);
             if (q.exec(sql) && q.next())
@@ -76,7 +76,7 @@ QVariant onFile(const QString &directory, const QString &sql)
 
 QByteArray fileBytes(const QString &directory, const QString &suffix = QString())
 {
-    QFile file(directory + QLatin1Char('/') + OfflineCopyStore::fileName() + suffix);
+    QFile file(directory + QLatin1Char('/') + OfflineCopyDatabase::fileName() + suffix);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
@@ -122,12 +122,12 @@ private Q_SLOTS:
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<OfflineCopyStore> m_store;
+    std::unique_ptr<OfflineCopyDatabase> m_store;
     QDateTime m_now;
 
-    std::unique_ptr<OfflineCopyStore> openStore()
+    std::unique_ptr<OfflineCopyDatabase> openStore()
     {
-        auto store = std::make_unique<OfflineCopyStore>();
+        auto store = std::make_unique<OfflineCopyDatabase>();
         store->setClock([this] { return m_now; });
         if (!store->open(m_dir->path()))
             return nullptr;
@@ -204,7 +204,7 @@ void tst_OfflineCopyStore::roundTrip()
 
     QCOMPARE(m_store->store(entry, status, headers, body), StoreResult::Stored);
     QVERIFY(m_store->contains(entry));
-    const std::optional<OfflineCopyStore::Copy> copy = m_store->lookup(entry);
+    const std::optional<OfflineCopyDatabase::Copy> copy = m_store->lookup(entry);
     QVERIFY(copy);
     QCOMPARE(copy->url, entry);
     QCOMPARE(copy->status, status);
@@ -486,7 +486,7 @@ void tst_OfflineCopyStore::damagedFileIsACleanMiss()
     }
     m_store.reset(); // the last connection checkpoints the WAL into the file
 
-    const QString path = m_dir->filePath(OfflineCopyStore::fileName());
+    const QString path = m_dir->filePath(OfflineCopyDatabase::fileName());
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadWrite));
     const qint64 length = file.size();
@@ -513,7 +513,7 @@ void tst_OfflineCopyStore::damagedFileIsACleanMiss()
     }
     file.close();
 
-    m_store = std::make_unique<OfflineCopyStore>();
+    m_store = std::make_unique<OfflineCopyDatabase>();
     m_store->open(m_dir->path());
     // Every lookup either misses or hands back the very copy that was stored.
     int found = 0;
@@ -544,7 +544,7 @@ void tst_OfflineCopyStore::damagedCopyIsRemoved()
     m_store.reset();
 
     // One byte of the body changes; SQLite has no checksum of its own that would notice.
-    QFile file(m_dir->filePath(OfflineCopyStore::fileName()));
+    QFile file(m_dir->filePath(OfflineCopyDatabase::fileName()));
     QVERIFY(file.open(QIODevice::ReadWrite));
     const QByteArray bytes = file.readAll();
     const qsizetype at = bytes.indexOf(marker);
@@ -565,7 +565,7 @@ void tst_OfflineCopyStore::foreignFileIsLeftAlone_data()
 {
     QTest::addColumn<QString>("sql");
     QTest::newRow("newer format")
-        << QStringLiteral("PRAGMA user_version = %1").arg(OfflineCopyStore::formatVersion() + 1);
+        << QStringLiteral("PRAGMA user_version = %1").arg(OfflineCopyDatabase::formatVersion() + 1);
     QTest::newRow("another program's database") << QStringLiteral("PRAGMA application_id = 1234");
 }
 
@@ -578,7 +578,7 @@ void tst_OfflineCopyStore::foreignFileIsLeftAlone()
     onFile(m_dir->path(), sql);
     const QByteArray before = fileBytes(m_dir->path());
 
-    OfflineCopyStore store;
+    OfflineCopyDatabase store;
     QVERIFY(!store.open(m_dir->path()));
     QVERIFY(!store.isOpen());
     QVERIFY(!store.lookup(entry));
@@ -756,7 +756,7 @@ void tst_OfflineCopyStore::survivesReopen()
 void tst_OfflineCopyStore::twoInstancesShareADirectory()
 {
     const qint64 budget = 40 * 1024;
-    std::unique_ptr<OfflineCopyStore> other = openStore();
+    std::unique_ptr<OfflineCopyDatabase> other = openStore();
     QVERIFY(other);
     m_store->setMaximumSize(budget);
     other->setMaximumSize(budget);
@@ -767,12 +767,12 @@ void tst_OfflineCopyStore::twoInstancesShareADirectory()
     const quint32 seed = 7;
     QRandomGenerator random(seed);
     for (int i = 0; i < 150; ++i) {
-        OfflineCopyStore &store = random.bounded(2) ? *m_store : *other;
+        OfflineCopyDatabase &store = random.bounded(2) ? *m_store : *other;
         const QUrl u(QStringLiteral("http://127.0.0.1/shared/%1").arg(random.bounded(30)));
         const QByteArray body = bodyOf(random.bounded(500, 6000), char('a' + i % 26));
         QCOMPARE(store.store(u, 200, {}, body), StoreResult::Stored);
         QVERIFY2(store.size() <= budget, qPrintable(QStringLiteral("seed %1").arg(seed)));
-        OfflineCopyStore &reader = &store == m_store.get() ? *other : *m_store;
+        OfflineCopyDatabase &reader = &store == m_store.get() ? *other : *m_store;
         const auto seen = reader.lookup(u); // may have been evicted by nothing: it is the newest
         QVERIFY2(seen && seen->body == body, qPrintable(QStringLiteral("seed %1").arg(seed)));
     }
@@ -796,7 +796,7 @@ void tst_OfflineCopyStore::newFileOpenedByManyAtOnce()
         QVERIFY(QDir().mkpath(directory));
         std::atomic<int> failures { 0 };
         KeepTrying::Test::runAtOnce(openers, [&](int) {
-            OfflineCopyStore store;
+            OfflineCopyDatabase store;
             if (!store.open(directory))
                 ++failures;
         });
@@ -810,7 +810,7 @@ void tst_OfflineCopyStore::newFileOpenedByManyAtOnce()
 
 void tst_OfflineCopyStore::closedStoreMisses()
 {
-    OfflineCopyStore store;
+    OfflineCopyDatabase store;
     QVERIFY(!store.isOpen());
     QVERIFY(!store.lookup(entry));
     QVERIFY(!store.contains(entry));
@@ -827,7 +827,7 @@ void tst_OfflineCopyStore::unusableDirectory()
     QFile blocker(m_dir->filePath(QStringLiteral("a-file")));
     QVERIFY(blocker.open(QIODevice::WriteOnly));
     blocker.close();
-    OfflineCopyStore store;
+    OfflineCopyDatabase store;
     QVERIFY(!store.open(m_dir->filePath(QStringLiteral("a-file/copies"))));
     QVERIFY(!store.lookup(entry));
 }

@@ -14,6 +14,7 @@
 
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/offlinecopystore.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QDirIterator>
@@ -216,11 +217,13 @@ void tst_CredentialStore::noSecretInFilesOrLog()
     KeepTrying::RetryingNetworkAccessManager manager;
     manager.setRetryPolicy(KeepTrying::Test::fastPolicy());
     KeepTrying::Test::switchOffBreakerAndBudget(manager);
+    auto *store = new KeepTrying::OfflineCopyStore;
+    QVERIFY(store->open(QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+                        QStringLiteral("/offline-copies")));
+    manager.setOfflineCopyStore(store);
     KeepTrying::OfflineCopy::Settings copies;
-    copies.directory = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
-        QStringLiteral("/offline-copies");
     copies.accountKey = url.toString() + QLatin1Char(' ') + DemoServer::demoUsername();
-    QVERIFY(manager.setOfflineCopySettings(copies));
+    manager.setOfflineCopySettings(copies);
     RequestLog requestLog(&manager);
     QByteArray token;
     {

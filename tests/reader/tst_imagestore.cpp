@@ -8,6 +8,7 @@
 #include "library/wallabagclient.h"
 
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/offlinecopystore.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include "testhelpers.h"
@@ -77,11 +78,13 @@ void tst_ImageStore::makeManager()
     m_manager = std::make_unique<RetryingNetworkAccessManager>();
     switchOffBreakerAndBudget(*m_manager);
     m_manager->setRetryPolicy(fastPolicy());
+    auto *store = new OfflineCopyStore;
+    QVERIFY(store->open(m_dir->path()));
+    m_manager->setOfflineCopyStore(store);
     OfflineCopy::Settings settings;
-    settings.directory = m_dir->path();
     settings.accountKey = QStringLiteral("http://wallabag.test alice");
     settings.offerAfterMs = 50;
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_manager->setOfflineCopySettings(settings);
     m_client = std::make_unique<WallabagClient>(m_manager.get());
 }
 

@@ -14,6 +14,7 @@
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/authenticator.h>
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/offlinecopystore.h>
 #include <KeepTrying/outbox.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
@@ -698,10 +699,14 @@ void tst_SyncEngine::openedArticleReadableOffline()
 {
     // An article's content comes with a pinned offline copy: with the reader's own store
     // gone (a new account database, say) and the network too, it is still readable.
-    KeepTrying::OfflineCopy::Settings copies;
-    copies.directory = m_dir.filePath(QStringLiteral("copies"));
-    copies.accountKey = QStringLiteral("test");
-    QVERIFY(m_manager->setOfflineCopySettings(copies));
+    // The manager's store of copies, in one directory (each manager its own instance).
+    const auto keepCopies = [this] {
+        auto *store = new KeepTrying::OfflineCopyStore;
+        m_manager->setOfflineCopyStore(store);
+        m_manager->setOfflineCopySettings({ QStringLiteral("test") });
+        return store->open(m_dir.filePath(QStringLiteral("copies")));
+    };
+    QVERIFY(keepCopies());
     QVERIFY(refresh());
     QVERIFY(!m_store->article(2).hasContent);
     m_engine->fetchContent(2);
@@ -713,8 +718,8 @@ void tst_SyncEngine::openedArticleReadableOffline()
 
     m_store = std::make_unique<LocalStore>();
     QVERIFY(m_store->open(QStringLiteral(":memory:")));
-    makeEngine();
-    QVERIFY(m_manager->setOfflineCopySettings(copies));
+    makeEngine(); // a new manager
+    QVERIFY(keepCopies());
     m_manager->setSimulatedOffline(true); // and not signed in: no token to send
     Article known;
     known.id = 2;
@@ -751,10 +756,12 @@ void tst_SyncEngine::signInSwitchesAccountLive()
         QFile::remove(paths(a.key, kind));
         QFile::remove(paths(b.key, kind));
     }
+    auto *store = new KeepTrying::OfflineCopyStore;
+    QVERIFY(store->open(m_dir.filePath(QStringLiteral("offline-copies"))));
+    m_manager->setOfflineCopyStore(store);
     KeepTrying::OfflineCopy::Settings copies;
-    copies.directory = m_dir.filePath(QStringLiteral("offline-copies"));
     copies.accountKey = AccountSwitcher::offlineCopyKey(a);
-    QVERIFY(m_manager->setOfflineCopySettings(copies));
+    m_manager->setOfflineCopySettings(copies);
     QVERIFY(m_store->open(paths(a.key, QStringLiteral("library"))));
     m_queue->setDatabasePath(paths(a.key, QStringLiteral("outbox")));
     AccountSwitcher switcher(m_manager.get(), m_client.get(), m_store.get(), m_queue.get(),

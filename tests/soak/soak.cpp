@@ -27,6 +27,7 @@
 
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/offlinecopystore.h>
 #include <KeepTrying/outbox.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
@@ -227,8 +228,10 @@ void Soak::makeReader()
 {
     m_manager = std::make_unique<KeepTrying::RetryingNetworkAccessManager>();
     ReaderNetwork::configure(m_manager.get());
+    auto *store = new KeepTrying::OfflineCopyStore;
+    store->open(m_dir.filePath(QStringLiteral("offline-copies")));
+    m_manager->setOfflineCopyStore(store);
     KeepTrying::OfflineCopy::Settings copies;
-    copies.directory = m_dir.filePath(QStringLiteral("offline-copies"));
     copies.accountKey = QStringLiteral("soak");
     m_manager->setOfflineCopySettings(copies);
 

@@ -7,6 +7,7 @@
 // it into offline copies, and the reverse.
 
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/offlinecopystore.h>
 #include <KeepTrying/requestattributes.h>
 #include <KeepTrying/retrybannercontroller.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
@@ -63,10 +64,12 @@ void tst_RequestAttributes::init()
     m_manager = std::make_unique<RetryingNetworkAccessManager>();
     switchOffBreakerAndBudget(*m_manager);
     m_manager->setRetryPolicy(fastPolicy());
+    auto *store = new OfflineCopyStore;
+    QVERIFY(store->open(m_dir->path()));
+    m_manager->setOfflineCopyStore(store);
     OfflineCopy::Settings settings;
-    settings.directory = m_dir->path();
     settings.accountKey = QStringLiteral("http://wallabag.test alice");
-    QVERIFY(m_manager->setOfflineCopySettings(settings));
+    m_manager->setOfflineCopySettings(settings);
 }
 
 void tst_RequestAttributes::cleanup()

@@ -6,6 +6,7 @@
 #include "library/localstore.h"
 
 #include <KeepTrying/offlinecopy.h>
+#include <KeepTrying/offlinecopystore.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QLocale>
@@ -119,9 +120,8 @@ void PreferencesDialog::updateUsage()
 void PreferencesDialog::accept()
 {
     QSettings().setValue(QLatin1String(BudgetKey), m_budget->value());
-    KeepTrying::OfflineCopy::Settings settings = m_manager->offlineCopySettings();
-    settings.maximumSizeBytes = qint64(m_budget->value()) * 1024 * 1024;
-    if (!settings.directory.isEmpty())
-        m_manager->setOfflineCopySettings(settings);
+    // The budget is the SQLite store's (the manager's other settings are the account's).
+    if (auto *copies = qobject_cast<KeepTrying::OfflineCopyStore *>(m_manager->offlineCopyStore()))
+        copies->setMaximumSize(qint64(m_budget->value()) * 1024 * 1024);
     QDialog::accept();
 }

@@ -9,7 +9,8 @@ namespace KeepTrying {
 
 std::optional<OfflineCopyOffer> OfflineCopyOffer::forRequest(QNetworkAccessManager::Operation op,
                                                              const QNetworkRequest &request,
-                                                             OfflineCopyStore *store)
+                                                             AbstractOfflineCopyStore *store,
+                                                             const QString &accountKey)
 {
     if (op != QNetworkAccessManager::GetOperation || !store || !store->isOpen())
         return std::nullopt;
@@ -24,8 +25,8 @@ std::optional<OfflineCopyOffer> OfflineCopyOffer::forRequest(QNetworkAccessManag
     offer.m_mode = OfflineCopy::Mode(mode);
     offer.m_overrides =
         OfflineCopy::Overrides(request.attribute(OfflineCopy::OverrideAttribute).toInt());
-    offer.m_accountKey = store->accountKey();
-    offer.m_copy = store->lookup(offer.m_url);
+    offer.m_accountKey = accountKey;
+    offer.m_copy = store->lookup(accountKey, offer.m_url);
     return offer;
 }
 
@@ -59,38 +60,40 @@ void OfflineCopyOffer::addValidators(QNetworkRequest &attemptRequest, qint64 han
     m_validatorsAdded = !validators.isEmpty();
 }
 
-std::optional<OfflineCopyStore::Copy> OfflineCopyOffer::revalidated(OfflineCopyStore *store,
-                                                                    const QNetworkReply *response)
+std::optional<OfflineCopy::Copy> OfflineCopyOffer::revalidated(AbstractOfflineCopyStore *store,
+                                                               const QString &accountKey,
+                                                               const QNetworkReply *response)
 {
     if (!store || !m_copy)
         return std::nullopt;
-    if (store->accountKey() != m_accountKey)
-        return m_copy; // confirmed, but the store is another account's now: not noted there
-    const auto result = store->refresh(m_url, response->rawHeaderPairs(), m_overrides);
-    if (result == OfflineCopyStore::RefreshResult::Refreshed) {
+    if (accountKey != m_accountKey)
+        return m_copy; // confirmed, but the manager is another account's now: not noted
+    using RefreshResult = AbstractOfflineCopyStore::RefreshResult;
+    const auto result =
+        store->refresh(m_accountKey, m_url, response->rawHeaderPairs(), m_overrides);
+    if (result == RefreshResult::Refreshed) {
         if (m_mode == OfflineCopy::KeepPinned && !m_copy->pinned)
-            store->setPinned(m_url, true);
-        if (auto refreshed = store->lookup(m_url))
+            store->setPinned(m_accountKey, m_url, true);
+        if (auto refreshed = store->lookup(m_accountKey, m_url))
             m_copy = std::move(refreshed);
         return m_copy;
     }
-    if (result == OfflineCopyStore::RefreshResult::Failed ||
-        result == OfflineCopyStore::RefreshResult::Missing)
+    if (result == RefreshResult::Failed || result == RefreshResult::Missing)
         return m_copy; // confirmed all the same; only the store could not note it
     return std::nullopt; // another copy was validated, or the server forbade keeping it
 }
 
-void OfflineCopyOffer::gone(OfflineCopyStore *store)
+void OfflineCopyOffer::gone(AbstractOfflineCopyStore *store, const QString &accountKey)
 {
-    if (store && store->accountKey() == m_accountKey)
-        store->remove(m_url);
+    if (store && accountKey == m_accountKey)
+        store->remove(m_accountKey, m_url);
 }
 
-void OfflineCopyOffer::keep(OfflineCopyStore *store, int status,
+void OfflineCopyOffer::keep(AbstractOfflineCopyStore *store, const QString &accountKey, int status,
                             const QList<QNetworkReply::RawHeaderPair> &headers,
                             const QByteArray &body)
 {
-    if (!store || store->accountKey() != m_accountKey)
+    if (!store || accountKey != m_accountKey)
         return;
     // The body is stored as the caller got it: decoded, whole.
     QList<QNetworkReply::RawHeaderPair> kept;
@@ -100,7 +103,8 @@ void OfflineCopyOffer::keep(OfflineCopyStore *store, int status,
             header.first.compare("Content-Length", Qt::CaseInsensitive) != 0)
             kept.append(header);
     }
-    store->store(m_url, status, kept, body, m_mode == OfflineCopy::KeepPinned, m_overrides);
+    store->store(m_accountKey, m_url, status, kept, body, m_mode == OfflineCopy::KeepPinned,
+                 m_overrides);
 }
 
 } // namespace KeepTrying

@@ -4,14 +4,13 @@
 #ifndef KEEPTRYING_OFFLINECOPYOFFER_P_H
 #define KEEPTRYING_OFFLINECOPYOFFER_P_H
 
+#include <KeepTrying/abstractofflinecopystore.h>
 #include <KeepTrying/offlinecopy.h>
 
 #include <QtNetwork/QNetworkReply>
 #include <QtNetwork/QNetworkRequest>
 
 #include <optional>
-
-#include "offlinecopystore_p.h"
 
 namespace KeepTrying {
 
@@ -23,8 +22,9 @@ namespace KeepTrying {
     The reply owns it and says when: offer() once the request cannot be answered fresh soon
     (offline, waiting for connectivity or the breaker, or still running after offerAfterMs),
     revalidated() for a 304 to validators we added (the copy is then the answer, RFC 9111
-    §4.3.4), keep() for a fresh 2xx. The store belongs to the manager, which may go first:
-    every call takes it and does nothing without it.
+    §4.3.4), keep() for a fresh 2xx. The store and the account are the manager's, which may
+    go first or switch account meanwhile: every call takes both and does nothing without a
+    store.
 */
 class OfflineCopyOffer
 {
@@ -32,7 +32,8 @@ public:
     // Null when the request did not opt in, is not a GET, or the manager keeps no copies.
     static std::optional<OfflineCopyOffer> forRequest(QNetworkAccessManager::Operation op,
                                                       const QNetworkRequest &request,
-                                                      OfflineCopyStore *store);
+                                                      AbstractOfflineCopyStore *store,
+                                                      const QString &accountKey);
 
     int offerAfterMs() const { return m_offerAfterMs; }
     void setOfferAfterMs(int ms) { m_offerAfterMs = ms; }
@@ -41,7 +42,7 @@ public:
     // Marks it offered; its age in seconds now (RFC 9111 §4.2.3).
     qint64 offer();
     bool wasOffered() const { return m_offered; }
-    const std::optional<OfflineCopyStore::Copy> &copy() const { return m_copy; }
+    const std::optional<OfflineCopy::Copy> &copy() const { return m_copy; }
 
     // Adds If-None-Match / If-Modified-Since for the stored copy to a first-hop attempt
     // (\a handedOver == 0) whose caller set no condition of its own.
@@ -51,8 +52,9 @@ public:
     // The 304 \a response confirmed the copy: refreshes it in \a store and returns the
     // answer the caller gets (the copy with the 304's headers), or none when it could not
     // be confirmed (the store removed or lost it).
-    std::optional<OfflineCopyStore::Copy> revalidated(OfflineCopyStore *store,
-                                                      const QNetworkReply *response);
+    std::optional<OfflineCopy::Copy> revalidated(AbstractOfflineCopyStore *store,
+                                                 const QString &accountKey,
+                                                 const QNetworkReply *response);
     // The copy cannot be what a 304 confirmed (another validator): it is set aside, and the
     // next attempt asks without conditions.
     void dropCopy() { m_copy.reset(); }
@@ -60,15 +62,15 @@ public:
     // stored under the URL the caller asked for (not a redirect's) and the account the
     // request started in: an answer that arrives after the app switched accounts is not
     // stored at all.
-    void keep(OfflineCopyStore *store, int status,
+    void keep(AbstractOfflineCopyStore *store, const QString &accountKey, int status,
               const QList<QNetworkReply::RawHeaderPair> &headers, const QByteArray &body);
     // The final answer says the resource is gone (404, 410): its copy goes too.
-    void gone(OfflineCopyStore *store);
+    void gone(AbstractOfflineCopyStore *store, const QString &accountKey);
 
 private:
-    std::optional<OfflineCopyStore::Copy> m_copy;
+    std::optional<OfflineCopy::Copy> m_copy;
     QUrl m_url;
-    QString m_accountKey; // the store's account when the request started
+    QString m_accountKey; // the manager's account when the request started
     OfflineCopy::Mode m_mode = OfflineCopy::Off;
     OfflineCopy::Overrides m_overrides;
     int m_offerAfterMs = 1000;

@@ -7,8 +7,6 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 #include <KeepTrying/retryingreply.h>
 
-#include <QtCore/QDir>
-
 #include <algorithm>
 
 #include "attemptoutcome_p.h"
@@ -267,21 +265,30 @@ RetryStatistics RetryingNetworkAccessManager::statistics() const
     return d->statistics;
 }
 
-bool RetryingNetworkAccessManager::setOfflineCopySettings(const OfflineCopy::Settings &settings)
+void RetryingNetworkAccessManager::setOfflineCopyStore(AbstractOfflineCopyStore *store)
 {
     Q_D(RetryingNetworkAccessManager);
-    OfflineCopyStore &store = d->offlineCopies;
+    if (d->offlineCopies == store)
+        return;
+    // As QNetworkAccessManager::setCache(), except that a store someone else owns (its
+    // parent is not this manager) is left to its owner rather than deleted.
+    if (d->offlineCopies && d->offlineCopies->parent() == this)
+        delete d->offlineCopies.data();
+    d->offlineCopies = store;
+    if (store && !store->parent())
+        store->setParent(this);
+}
+
+AbstractOfflineCopyStore *RetryingNetworkAccessManager::offlineCopyStore() const
+{
+    Q_D(const RetryingNetworkAccessManager);
+    return d->offlineCopies.data();
+}
+
+void RetryingNetworkAccessManager::setOfflineCopySettings(const OfflineCopy::Settings &settings)
+{
+    Q_D(RetryingNetworkAccessManager);
     d->offlineCopySettings = settings;
-    store.setAccountKey(settings.accountKey);
-    store.setMaximumSize(settings.maximumSizeBytes);
-    if (settings.directory.isEmpty()) {
-        store.close();
-        return true;
-    }
-    if (store.isOpen() && QDir(store.directory()) == QDir(settings.directory))
-        return true;
-    store.close();
-    return store.open(settings.directory);
 }
 
 OfflineCopy::Settings RetryingNetworkAccessManager::offlineCopySettings() const
@@ -293,44 +300,49 @@ OfflineCopy::Settings RetryingNetworkAccessManager::offlineCopySettings() const
 bool RetryingNetworkAccessManager::isOfflineCopyStoreOpen() const
 {
     Q_D(const RetryingNetworkAccessManager);
-    return d->offlineCopies.isOpen();
+    return d->offlineCopyStore() != nullptr;
 }
 
 bool RetryingNetworkAccessManager::setOfflineCopyPinned(const QUrl &url, bool pinned)
 {
     Q_D(RetryingNetworkAccessManager);
-    return d->offlineCopies.isOpen() && d->offlineCopies.setPinned(url, pinned);
+    AbstractOfflineCopyStore *store = d->offlineCopyStore();
+    return store && store->setPinned(d->offlineCopySettings.accountKey, url, pinned);
 }
 
 bool RetryingNetworkAccessManager::hasOfflineCopy(const QUrl &url) const
 {
     Q_D(const RetryingNetworkAccessManager);
-    return d->offlineCopies.isOpen() && d->offlineCopies.contains(url);
+    const AbstractOfflineCopyStore *store = d->offlineCopyStore();
+    return store && store->contains(d->offlineCopySettings.accountKey, url);
 }
 
 bool RetryingNetworkAccessManager::removeOfflineCopy(const QUrl &url)
 {
     Q_D(RetryingNetworkAccessManager);
-    return d->offlineCopies.isOpen() && d->offlineCopies.remove(url);
+    AbstractOfflineCopyStore *store = d->offlineCopyStore();
+    return store && store->remove(d->offlineCopySettings.accountKey, url);
 }
 
 void RetryingNetworkAccessManager::clearOfflineCopies()
 {
     Q_D(RetryingNetworkAccessManager);
-    if (d->offlineCopies.isOpen())
-        d->offlineCopies.clear(d->offlineCopies.accountKey());
+    if (AbstractOfflineCopyStore *store = d->offlineCopyStore())
+        store->clear(d->offlineCopySettings.accountKey);
 }
 
 qint64 RetryingNetworkAccessManager::offlineCopiesSize() const
 {
     Q_D(const RetryingNetworkAccessManager);
-    return d->offlineCopies.isOpen() ? d->offlineCopies.size() : -1;
+    const AbstractOfflineCopyStore *store = d->offlineCopyStore();
+    return store ? store->size() : -1;
 }
 
 qint64 RetryingNetworkAccessManager::pinnedOfflineCopiesSize() const
 {
     Q_D(const RetryingNetworkAccessManager);
-    return d->offlineCopies.isOpen() ? d->offlineCopies.pinnedSize() : -1;
+    const AbstractOfflineCopyStore *store = d->offlineCopyStore();
+    return store ? store->pinnedSize() : -1;
 }
 
 QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,

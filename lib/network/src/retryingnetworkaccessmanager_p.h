@@ -4,6 +4,7 @@
 #ifndef KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 #define KEEPTRYING_RETRYINGNETWORKACCESSMANAGER_P_H
 
+#include <KeepTrying/abstractofflinecopystore.h>
 #include <KeepTrying/authenticator.h>
 #include <KeepTrying/circuitbreaker.h>
 #include <KeepTrying/reachability.h>
@@ -14,7 +15,6 @@
 #include <QtCore/QPointer>
 
 #include "concurrencylimiter_p.h"
-#include "offlinecopystore_p.h"
 
 namespace KeepTrying {
 
@@ -58,11 +58,11 @@ public:
     QPointer<RetryBudget> budget;
     QPointer<Authenticator> authenticator; // not owned
     OfflineCopy::Settings offlineCopySettings;
-    OfflineCopyStore offlineCopies;
-    // The store, when open.
-    OfflineCopyStore *offlineCopyStore()
+    QPointer<AbstractOfflineCopyStore> offlineCopies; // owned when its parent is the manager
+    // The store, when there is one and it is open.
+    AbstractOfflineCopyStore *offlineCopyStore() const
     {
-        return offlineCopies.isOpen() ? &offlineCopies : nullptr;
+        return offlineCopies && offlineCopies->isOpen() ? offlineCopies.data() : nullptr;
     }
     Q_DECLARE_PUBLIC(RetryingNetworkAccessManager)
 };

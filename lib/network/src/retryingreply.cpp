@@ -65,11 +65,11 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     }
 
     d->elapsed.start();
-    d->offline = OfflineCopyOffer::forRequest(op, request, owner->offlineCopyStore());
+    d->offline = OfflineCopyOffer::forRequest(op, request, owner->offlineCopyStore(),
+                                              owner->offlineCopySettings.accountKey);
     if (d->offline) {
         d->offline->setOfferAfterMs(owner->offlineCopySettings.offerAfterMs);
-        d->forwarder.keepBody(std::min(owner->offlineCopySettings.maximumSizeBytes,
-                                       owner->offlineCopySettings.maximumCopyBytes));
+        d->forwarder.keepBody(owner->offlineCopyStore()->maximumCopySize());
         if (d->offline->mayOffer())
             d->offerTimer.start(std::max(0, d->offline->offerAfterMs()), this);
     }

@@ -106,9 +106,13 @@ public:
     void offerStaleCopy();
     bool answerWithCopy(); // false: no copy to answer with
     void keepOfflineCopy(bool succeeded);
-    OfflineCopyStore *offlineCopyStore() const
+    AbstractOfflineCopyStore *offlineCopyStore() const
     {
         return owner() ? owner()->offlineCopyStore() : nullptr;
+    }
+    QString offlineCopyAccount() const
+    {
+        return owner() ? owner()->offlineCopySettings.accountKey : QString();
     }
 
     using Outcome = AttemptOutcome;

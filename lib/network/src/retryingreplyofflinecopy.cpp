@@ -68,7 +68,7 @@ void RetryingReplyPrivate::offerStaleCopy()
 bool RetryingReplyPrivate::answerWithCopy()
 {
     Q_Q(RetryingReply);
-    const auto copy = offline->revalidated(offlineCopyStore(), current);
+    const auto copy = offline->revalidated(offlineCopyStore(), offlineCopyAccount(), current);
     if (!copy)
         return false;
     releaseAttempt(current);
@@ -87,13 +87,13 @@ void RetryingReplyPrivate::keepOfflineCopy(bool succeeded)
     Q_Q(RetryingReply);
     const int status = q->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status == 404 || status == 410) {
-        offline->gone(offlineCopyStore());
+        offline->gone(offlineCopyStore(), offlineCopyAccount());
         return;
     }
     if (!succeeded || status < 200 || status >= 300 || status == 206)
         return; // a body cut short, or not the resource's
     if (const auto body = forwarder.wholeBody())
-        offline->keep(offlineCopyStore(), status, q->rawHeaderPairs(), *body);
+        offline->keep(offlineCopyStore(), offlineCopyAccount(), status, q->rawHeaderPairs(), *body);
 }
 
 } // namespace KeepTrying

@@ -4,10 +4,16 @@
 #ifndef KEEPTRYING_OFFLINECOPY_H
 #define KEEPTRYING_OFFLINECOPY_H
 
+#include <KeepTrying/keeptrying_network_export.h>
 #include <KeepTrying/requestattributes.h>
 
+#include <QtCore/QByteArray>
+#include <QtCore/QDateTime>
 #include <QtCore/QFlags>
+#include <QtCore/QList>
+#include <QtCore/QPair>
 #include <QtCore/QString>
+#include <QtCore/QUrl>
 #include <QtNetwork/QNetworkRequest>
 
 namespace KeepTrying {
@@ -17,11 +23,12 @@ namespace KeepTrying {
     Offline copies: stale now, fresh later.
 
     A GET that opts in (ModeAttribute) has its 2xx response (status, headers, body, the time
-    it arrived) kept by the manager in a store of its own, under the account key the app
-    set (Settings::accountKey). When such a GET cannot be answered fresh soon (offline at
-    start, waiting for connectivity, the circuit breaker open, or still retrying after
-    Settings::offerAfterMs), the reply offers the copy at once and keeps trying: one reply,
-    the stale copy first, the fresh response later. A caller that ignores the offer sees a
+    it arrived) kept by the manager in the store the app gave it
+    (RetryingNetworkAccessManager::setOfflineCopyStore(); KeepTrying::OfflineCopies has a
+    SQLite one), under the account key the app set (Settings::accountKey). When such a GET cannot be
+   answered fresh soon (offline at start, waiting for connectivity, the circuit breaker open, or
+   still retrying after Settings::offerAfterMs), the reply offers the copy at once and keeps trying:
+   one reply, the stale copy first, the fresh response later. A caller that ignores the offer sees a
     plain reply.
 
     Unlike QNetworkDiskCache, the store keeps what the app opted in even when the response
@@ -84,32 +91,59 @@ enum Override {
 Q_DECLARE_FLAGS(Overrides, Override)
 
 /*!
-    The manager's offline copy settings.
+    The manager's offline copy settings: whose copies its requests use and when a copy is
+    offered. Where copies live and how many bytes they may take is the store's business
+    (RetryingNetworkAccessManager::setOfflineCopyStore(), e.g. KeepTrying::OfflineCopyStore
+    of KeepTrying::OfflineCopies).
 */
 struct Settings
 {
-    /*! The directory of the store; empty (the default) keeps no offline copies. It is
-        created when missing. One directory may be shared by several managers and
-        processes; they see each other's copies. */
-    QString directory;
     /*! The partition copies are stored under and looked up in. The app chooses it, e.g.
         server URL + user name; empty is a partition of its own. Change it when the user
         switches account or server. */
     QString accountKey;
-    /*! Bytes (bodies and headers, all accounts) the store may keep; least recently used
-        unpinned copies are evicted beyond it. A single response larger than this is not
-        stored. Pinned copies are never evicted, even when they alone exceed it: then no
-        unpinned copy is kept. Default 200 MiB. */
-    qint64 maximumSizeBytes = 200 * 1024 * 1024;
-    /*! Bytes one copy's body may have; a larger response is not kept. The body is kept in
-        memory while it arrives and written when the reply finishes, on the thread of the
-        manager: this bounds both, and keeps one large download from evicting every other
-        copy. Default 16 MiB. */
-    qint64 maximumCopyBytes = 16 * 1024 * 1024;
     /*! How long, in milliseconds, a request that is retrying (or still waiting for its first
         answer) runs before its copy is offered. Offline at start, waiting for connectivity
         and an open breaker offer it at once. Default 1000. */
     int offerAfterMs = 1000;
+};
+
+/*!
+    One stored response, as an AbstractOfflineCopyStore hands it to the manager.
+*/
+struct KEEPTRYING_NETWORK_EXPORT Copy
+{
+    /*! A header field as QNetworkReply::rawHeaderPairs() lists it: name, value. */
+    using RawHeaderPair = QPair<QByteArray, QByteArray>;
+
+    QUrl url; //!< The key it is stored under (the store says how it derives it from a URL).
+    int status = 0; //!< The HTTP status of the stored response (2xx).
+    /*! The response's header fields as received, without hop-by-hop fields and Set-Cookie
+        (RFC 9111 §3.1), with the fields of later 304s merged in (RFC 9111 §3.2). */
+    QList<RawHeaderPair> headers;
+    QByteArray body; //!< The whole body, decoded (as the caller of the request got it).
+    /*! UTC: when the response, or the last 304 that confirmed it, arrived. */
+    QDateTime storedAt;
+    /*! Seconds: the age it had when it arrived, RFC 9111 §4.2.3 corrected_initial_age
+        (from its Age and Date fields; the request's own delay counts as 0). */
+    qint64 initialAgeSeconds = 0;
+    QByteArray etag; //!< Its ETag field, empty if none: the validator If-None-Match sends.
+    QByteArray lastModified; //!< Its Last-Modified field, empty if none.
+    bool pinned = false; //!< Pinned: the store's budget never evicts it.
+    /*! `Cache-Control: must-revalidate` (RFC 9111 §5.2.2.2): never offered stale unless the
+        request says OfferDespiteMustRevalidate. */
+    bool mustRevalidate = false;
+    bool noCache = false; //!< `Cache-Control: no-cache`: stored anyway, offered only stale.
+    bool noStore = false; //!< `Cache-Control: no-store`, stored under StoreDespiteNoStore.
+
+    /*! RFC 9111 §4.2.3 current_age at \a now, in seconds: initialAgeSeconds plus the time
+        since storedAt; never negative, at most 2^31 (RFC 9111 §1.2.2). */
+    qint64 ageSeconds(const QDateTime &now) const;
+    /*! The first value of header field \a name (case-insensitive), empty if absent. */
+    QByteArray header(const QByteArray &name) const;
+    /*! If-None-Match and If-Modified-Since that revalidate it (RFC 9110 §13.1); empty when
+        it has no validator. */
+    QList<RawHeaderPair> revalidationHeaders() const;
 };
 
 } // namespace OfflineCopy

@@ -17,6 +17,7 @@
 
 namespace KeepTrying {
 
+class AbstractOfflineCopyStore;
 class Authenticator;
 class CircuitBreaker;
 class Reachability;
@@ -180,17 +181,25 @@ public:
     RetryStatistics statistics() const;
 
     /*! Offline copies (see KeepTrying::OfflineCopy): where GETs that opt in keep their last
-        2xx answer, under which account, within which budget, and how long a slow request
-        runs before its copy is offered. Opens (creating it when missing) the store in
-        settings.directory; an empty directory closes it (no copies kept or offered).
-        Returns false when the store cannot be used (an unwritable directory, a file of
-        another program or a newer format, left untouched): requests then run without
-        copies, as they would with none stored. A damaged file is replaced by an empty
-        store (logged). Changing only the account key or the budget keeps the store open;
-        lowering the budget evicts at once. */
-    bool setOfflineCopySettings(const OfflineCopy::Settings &settings);
+        2xx answer, as QNetworkAccessManager::setCache() sets where its cache lives. Null
+        (the default): no copies are kept nor offered. KeepTrying::OfflineCopyStore
+        (library KeepTrying::OfflineCopies) keeps them in SQLite.
+
+        Ownership as with setCache(): a store without a parent becomes the manager's child
+        and is deleted with it. Unlike setCache(), a store that has another parent is never
+        deleted by the manager, so that one the app owns may be set, replaced and set again;
+        replacing a store the manager owns deletes it. The store must live in the manager's
+        thread; the manager calls it only there. */
+    void setOfflineCopyStore(KeepTrying::AbstractOfflineCopyStore *store);
+    KeepTrying::AbstractOfflineCopyStore *offlineCopyStore() const;
+    /*! Under which account copies are kept and looked up, and how long a slow request runs
+        before its copy is offered (OfflineCopy::Settings). Changing the account takes
+        effect for requests started after it: a request that started under another account
+        neither stores its answer nor removes a copy. */
+    void setOfflineCopySettings(const OfflineCopy::Settings &settings);
     OfflineCopy::Settings offlineCopySettings() const;
-    /*! True while offline copies are kept (the store is open). */
+    /*! True while offline copies are kept: there is a store and it is open. The functions
+        below work on the current account's copies in that store. */
     bool isOfflineCopyStoreOpen() const;
     /*! Pins (or unpins) the current account's copy of \a url: the budget never evicts a
         pinned copy. False when there is none. */
@@ -201,7 +210,7 @@ public:
     bool removeOfflineCopy(const QUrl &url);
     /*! Removes every copy of the current account (e.g. when the user signs out). */
     void clearOfflineCopies();
-    /*! Bytes the store keeps (all accounts), of which pinned; -1 when it is closed. */
+    /*! Bytes the store keeps (all accounts), of which pinned; -1 without an open store. */
     qint64 offlineCopiesSize() const;
     qint64 pinnedOfflineCopiesSize() const;
 

@@ -4,7 +4,7 @@
 #ifndef KEEPTRYING_OUTBOXITEM_H
 #define KEEPTRYING_OUTBOXITEM_H
 
-#include <KeepTrying/keeptrying_network_export.h>
+#include <KeepTrying/keeptrying_outbox_export.h>
 
 #include <QtCore/QByteArray>
 #include <QtCore/QDateTime>
@@ -22,7 +22,7 @@ namespace KeepTrying {
     again after a restart, and what happened to it so far. A value: a copy does not follow
     later changes (ask Outbox::item() again, or watch Outbox::itemStateChanged()).
 */
-struct KEEPTRYING_NETWORK_EXPORT OutboxItem
+struct KEEPTRYING_OUTBOX_EXPORT OutboxItem
 {
     Q_GADGET
 public:

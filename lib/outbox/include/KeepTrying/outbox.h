@@ -4,7 +4,7 @@
 #ifndef KEEPTRYING_OUTBOX_H
 #define KEEPTRYING_OUTBOX_H
 
-#include <KeepTrying/keeptrying_network_export.h>
+#include <KeepTrying/keeptrying_outbox_export.h>
 #include <KeepTrying/outboxitem.h>
 #include <KeepTrying/waitreason.h>
 
@@ -136,7 +136,7 @@ class RetryingNetworkAccessManager;
 
     Lives in one thread (the manager's): its database connection is that thread's.
 */
-class KEEPTRYING_NETWORK_EXPORT Outbox : public QObject
+class KEEPTRYING_OUTBOX_EXPORT Outbox : public QObject
 {
     Q_OBJECT
     Q_PROPERTY(int pendingCount READ pendingCount NOTIFY pendingCountChanged)

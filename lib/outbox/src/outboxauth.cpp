@@ -6,16 +6,29 @@
 
 #include <KeepTrying/authenticator.h>
 
-#include "authenticator_p.h"
 #include "outbox_p.h"
 
 namespace KeepTrying {
+
+namespace {
+
+// The authenticator \a request names (Authenticator::AuthenticatorAttribute), else the
+// manager's: what the manager itself asks (read through the public attribute).
+Authenticator *authenticatorOf(const QNetworkRequest &request, Authenticator *fallback)
+{
+    const QVariant named = request.attribute(Authenticator::AuthenticatorAttribute);
+    if (!named.isValid())
+        return fallback;
+    return qobject_cast<Authenticator *>(named.value<QObject *>());
+}
+
+} // namespace
 
 std::optional<qint64> OutboxPrivate::credentialsRetry(const QNetworkReply *reply)
 {
     Q_Q(Outbox);
     Authenticator *authenticator =
-        AuthenticatorPrivate::of(reply->request(), manager ? manager->authenticator() : nullptr);
+        authenticatorOf(reply->request(), manager ? manager->authenticator() : nullptr);
     if (!authenticator)
         return std::nullopt;
     const QString key = authenticator->accountKey(reply->request());

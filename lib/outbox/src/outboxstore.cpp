@@ -123,21 +123,17 @@ int OutboxStore::peekPendingCount(const QString &path)
     static QAtomicInteger<quint64> counter;
     const QString name = QStringLiteral("keeptrying.outbox.peek.%1").arg(++counter);
     int count = -1;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(path);
-        // Read-only: a file that is not an outbox is left as it is, for the Outbox to judge.
-        db.setConnectOptions(
-            QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
-        if (db.open()) {
-            QSqlQuery query(db);
-            if (query.exec(QStringLiteral("SELECT count(*) FROM items WHERE state < 2")) &&
-                query.next())
-                count = query.value(0).toInt();
-        }
-        db.close();
+    QString error;
+    // Read-only: a file that is not an outbox is left as it is, for the Outbox to judge.
+    QSqlDatabase db =
+        Sqlite::open(name, path, busyTimeoutMs, &error, QStringLiteral("QSQLITE_OPEN_READONLY"));
+    if (db.isOpen()) {
+        QSqlQuery query(db);
+        if (query.exec(QStringLiteral("SELECT count(*) FROM items WHERE state < 2")) &&
+            query.next())
+            count = query.value(0).toInt();
     }
-    QSqlDatabase::removeDatabase(name);
+    Sqlite::close(db, name);
     return count;
 }
 
@@ -186,11 +182,7 @@ bool OutboxStore::isOpen() const
 
 void OutboxStore::dropConnection()
 {
-    if (m_db.isValid()) {
-        m_db.close();
-        m_db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(m_connectionName);
-    }
+    Sqlite::close(m_db, m_connectionName);
 }
 
 void OutboxStore::close()
@@ -201,25 +193,15 @@ void OutboxStore::close()
 bool OutboxStore::openConnection(const QString &path, bool fullSync, QString *reason, bool *broken)
 {
     *broken = false;
-    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE"))) {
-        *reason = QStringLiteral("the QSQLITE driver of QtSql is not installed");
+    m_db = Sqlite::open(m_connectionName, path, busyTimeoutMs, reason);
+    if (!m_db.isOpen())
         return false;
-    }
-    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-    m_db.setDatabaseName(path);
-    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
-    if (!m_db.open()) {
-        *reason = m_db.lastError().text();
-        dropConnection();
-        return false;
-    }
     QSqlQuery query(m_db);
     // Runs \a sql in query; an error that says the file is damaged makes it "broken".
     const auto check = [&](const QString &sql) {
         query.finish();
         if (!query.exec(sql)) {
-            const int code = Sqlite::resultCode(query.lastError());
-            *broken = code == Sqlite::corrupt || code == Sqlite::notADatabase;
+            *broken = Sqlite::isDamage(query.lastError());
             *reason = sql + QStringLiteral(": ") + query.lastError().databaseText();
             return false;
         }
@@ -352,19 +334,15 @@ OutboxStore::OpenResult OutboxStore::open(const QString &path, bool fullSync)
     }
 
     // Keep the file for whoever wants to look at it (or rescue its writes); start afresh.
-    const QString aside = path + QStringLiteral(".broken-") +
-        QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'hhmmsszzz'Z'"));
-    qCWarning(lcOutbox).noquote() << "the outbox" << path << "is not usable (" << reason
-                                  << "); it is kept as" << aside << "and a fresh one is used";
-    if (!QFile::rename(path, aside)) {
+    const QString aside = Sqlite::setAside(path);
+    if (aside.isEmpty()) {
+        qCWarning(lcOutbox).noquote() << "the outbox" << path << "is not usable (" << reason
+                                      << ") and could not be renamed aside";
         result.failure = reason + QStringLiteral("; and it could not be renamed aside");
         return result;
     }
-    for (const char *suffix : { "-wal", "-shm" }) {
-        const QString companion = path + QLatin1String(suffix);
-        if (QFile::exists(companion) && !QFile::rename(companion, aside + QLatin1String(suffix)))
-            QFile::remove(companion);
-    }
+    qCWarning(lcOutbox).noquote() << "the outbox" << path << "is not usable (" << reason
+                                  << "); it is kept as" << aside << "and a fresh one is used";
     result.recoveryReason = reason;
     result.keptAsidePath = aside;
     if (!openConnection(path, fullSync, &reason, &broken)) {

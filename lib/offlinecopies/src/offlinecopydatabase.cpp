@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: The KeepTrying authors
 // SPDX-License-Identifier: MIT
 
-#include "offlinecopystore_p.h"
+#include "httpcacherules_p.h"
+#include "offlinecopydatabase_p.h"
 #include "sqliteutil_p.h"
 
 #include <KeepTrying/redaction.h>
@@ -9,11 +10,9 @@
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QDataStream>
 #include <QtCore/QDir>
-#include <QtCore/QFile>
 #include <QtCore/QIODevice>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QUuid>
-#include <QtNetwork/QNetworkRequest>
 #include <QtSql/QSqlError>
 #include <QtSql/QSqlQuery>
 
@@ -27,138 +26,13 @@ constexpr int currentFormat = 1;
 constexpr int busyTimeoutMs = 2000;
 constexpr qint64 applicationId = 0x4B544F43; // "KTOC"
 
-enum CopyFlag { MustRevalidateFlag = 0x1, NoCacheFlag = 0x2, NoStoreFlag = 0x4 };
-
-using RawHeaderPair = OfflineCopyStore::RawHeaderPair;
-
-bool sameName(const QByteArray &a, const char *b)
-{
-    return a.compare(b, Qt::CaseInsensitive) == 0;
-}
-
-// Fields a cache does not store (RFC 9111 §3.1): hop-by-hop fields (RFC 9110 §7.6.1) and
-// those the Connection field names; and Set-Cookie, a credential that replaying would reset.
-QList<QByteArray> notStored(const QList<RawHeaderPair> &headers)
-{
-    QList<QByteArray> names = {
-        "connection",        "keep-alive", "proxy-connection", "te",
-        "transfer-encoding", "upgrade",    "set-cookie",       "set-cookie2"
-    };
-    for (const RawHeaderPair &header : headers) {
-        if (!sameName(header.first, "connection"))
-            continue;
-        for (const QByteArray &token : header.second.split(','))
-            names.append(token.trimmed().toLower());
-    }
-    return names;
-}
-
-QList<RawHeaderPair> storableHeaders(const QList<RawHeaderPair> &headers)
-{
-    const QList<QByteArray> dropped = notStored(headers);
-    QList<RawHeaderPair> kept;
-    for (const RawHeaderPair &header : headers) {
-        if (!dropped.contains(header.first.toLower()))
-            kept.append(header);
-    }
-    return kept;
-}
+using RawHeaderPair = OfflineCopyDatabase::RawHeaderPair;
+using namespace HttpCacheRules;
 
 // Qt binds a null QByteArray as SQL NULL; the columns hold empty blobs instead.
 QByteArray nonNull(const QByteArray &value)
 {
     return value.isNull() ? QByteArray("") : value;
-}
-
-QByteArray firstValue(const QList<RawHeaderPair> &headers, const char *name)
-{
-    for (const RawHeaderPair &header : headers) {
-        if (sameName(header.first, name))
-            return header.second;
-    }
-    return {};
-}
-
-// The directive names of every Cache-Control field, lower case. cache-directive = token
-// [ "=" ( token / quoted-string ) ] in a comma list (RFC 9111 §5.2); a comma inside a
-// quoted-string (RFC 9110 §5.6.4, no-cache="Set-Cookie, Foo") separates nothing.
-QList<QByteArray> cacheDirectives(const QList<RawHeaderPair> &headers)
-{
-    QList<QByteArray> names;
-    for (const RawHeaderPair &header : headers) {
-        if (!sameName(header.first, "cache-control"))
-            continue;
-        QByteArray value = header.second;
-        value += ',';
-        QByteArray name;
-        bool inName = true;
-        bool quoted = false;
-        bool escaped = false;
-        for (const char c : std::as_const(value)) {
-            if (quoted) {
-                if (escaped)
-                    escaped = false;
-                else if (c == '\\')
-                    escaped = true;
-                else if (c == '"')
-                    quoted = false;
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                name = name.trimmed().toLower();
-                if (!name.isEmpty())
-                    names.append(name);
-                name.clear();
-                inName = true;
-            } else if (c == '=') {
-                inName = false;
-            } else if (inName) {
-                name += c;
-            }
-        }
-    }
-    return names;
-}
-
-int flagsOf(const QList<RawHeaderPair> &headers)
-{
-    const QList<QByteArray> directives = cacheDirectives(headers);
-    int flags = 0;
-    if (directives.contains("must-revalidate"))
-        flags |= MustRevalidateFlag;
-    if (directives.contains("no-cache"))
-        flags |= NoCacheFlag;
-    if (directives.contains("no-store"))
-        flags |= NoStoreFlag;
-    return flags;
-}
-
-// An HTTP-date in any of RFC 9110 §5.6.7's three forms, parsed by Qt (as RetryAfter does).
-QDateTime httpDate(const QByteArray &value)
-{
-    if (value.isEmpty())
-        return {};
-    QNetworkRequest carrier;
-    carrier.setRawHeader("Last-Modified", value.trimmed());
-    return carrier.header(QNetworkRequest::LastModifiedHeader).toDateTime();
-}
-
-// RFC 9111 §1.2.2: a delta-seconds value, or a sum of them, too large to represent counts
-// as 2^31 seconds.
-constexpr qint64 maxDeltaSeconds = Q_INT64_C(2147483648);
-
-// RFC 9111 §4.2.3: corrected_initial_age = max(apparent_age, corrected_age_value), with
-// apparent_age = max(0, response_time - date_value). The request time is not known here, so
-// response_delay counts as 0.
-qint64 initialAge(const QList<RawHeaderPair> &headers, const QDateTime &receivedAt)
-{
-    qint64 apparent = 0;
-    const QDateTime date = httpDate(firstValue(headers, "date"));
-    if (date.isValid())
-        apparent = qMax<qint64>(0, date.secsTo(receivedAt));
-    bool ok = false;
-    const qint64 age = firstValue(headers, "age").trimmed().toLongLong(&ok); // delay-seconds
-    return qMin(qMax(apparent, ok && age > 0 ? age : qint64(0)), maxDeltaSeconds);
 }
 
 QByteArray serializedHeaders(const QList<RawHeaderPair> &headers)
@@ -195,26 +69,9 @@ QByteArray accountHash(const QString &accountKey)
     return QCryptographicHash::hash(accountKey.toUtf8(), QCryptographicHash::Sha256);
 }
 
-// ETags compared the weak way (RFC 9110 §8.8.3.2): a 304 to If-None-Match may carry either.
-bool sameEntityTag(QByteArray a, QByteArray b)
-{
-    a = a.trimmed();
-    b = b.trimmed();
-    if (a.startsWith("W/"))
-        a = a.mid(2);
-    if (b.startsWith("W/"))
-        b = b.mid(2);
-    return a == b;
-}
-
-bool isDamage(int code)
-{
-    return code == Sqlite::corrupt || code == Sqlite::notADatabase;
-}
-
 } // namespace
 
-struct OfflineCopyStore::Statements
+struct OfflineCopyDatabase::Statements
 {
     explicit Statements(const QSqlDatabase &db) : lookup(db), contains(db)
     {
@@ -225,54 +82,27 @@ struct OfflineCopyStore::Statements
     QSqlQuery contains;
 };
 
-qint64 OfflineCopyStore::Copy::ageSeconds(const QDateTime &now) const
-{
-    // Both bounded, so that neither an Age header nor a damaged file makes the sum overflow.
-    const qint64 initial = qBound<qint64>(0, initialAgeSeconds, maxDeltaSeconds);
-    const qint64 resident = qBound<qint64>(0, storedAt.secsTo(now), maxDeltaSeconds);
-    return qMin(initial + resident, maxDeltaSeconds);
-}
-
-QByteArray OfflineCopyStore::Copy::header(const QByteArray &name) const
-{
-    for (const RawHeaderPair &pair : headers) {
-        if (pair.first.compare(name, Qt::CaseInsensitive) == 0)
-            return pair.second;
-    }
-    return {};
-}
-
-QList<OfflineCopyStore::RawHeaderPair> OfflineCopyStore::Copy::revalidationHeaders() const
-{
-    QList<RawHeaderPair> conditions;
-    if (!etag.isEmpty())
-        conditions.append({ QByteArrayLiteral("If-None-Match"), etag });
-    if (!lastModified.isEmpty())
-        conditions.append({ QByteArrayLiteral("If-Modified-Since"), lastModified });
-    return conditions;
-}
-
-OfflineCopyStore::OfflineCopyStore()
+OfflineCopyDatabase::OfflineCopyDatabase()
     : m_account(accountHash(QString())), m_clock([] { return QDateTime::currentDateTimeUtc(); })
 {
 }
 
-OfflineCopyStore::~OfflineCopyStore()
+OfflineCopyDatabase::~OfflineCopyDatabase()
 {
     close();
 }
 
-QString OfflineCopyStore::fileName()
+QString OfflineCopyDatabase::fileName()
 {
     return QStringLiteral("offlinecopies.sqlite");
 }
 
-int OfflineCopyStore::formatVersion()
+int OfflineCopyDatabase::formatVersion()
 {
     return currentFormat;
 }
 
-QString OfflineCopyStore::keyFor(const QUrl &url)
+QString OfflineCopyDatabase::keyFor(const QUrl &url)
 {
     QUrl key =
         url.adjusted(QUrl::RemoveUserInfo | QUrl::RemoveFragment | QUrl::NormalizePathSegments);
@@ -296,7 +126,7 @@ QString OfflineCopyStore::keyFor(const QUrl &url)
     return key.toString(QUrl::FullyEncoded);
 }
 
-bool OfflineCopyStore::open(const QString &directory)
+bool OfflineCopyDatabase::open(const QString &directory)
 {
     close();
     if (!QDir().mkpath(directory)) {
@@ -314,13 +144,12 @@ bool OfflineCopyStore::open(const QString &directory)
 }
 
 // The file cannot be read: it is a cache, so it is replaced by an empty store.
-bool OfflineCopyStore::replaceDamagedFile()
+bool OfflineCopyDatabase::replaceDamagedFile()
 {
     qCWarning(lcOfflineCopy) << "offline copy store damaged, starting empty";
     shutDown();
     m_touches.clear();
-    for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
-        QFile::remove(QDir(m_directory).filePath(fileName() + suffix));
+    Sqlite::removeFiles(QDir(m_directory).filePath(fileName()));
     if (openFile() != Opened::Ready) {
         shutDown();
         return false;
@@ -328,19 +157,18 @@ bool OfflineCopyStore::replaceDamagedFile()
     return true;
 }
 
-OfflineCopyStore::Opened OfflineCopyStore::openFile()
+OfflineCopyDatabase::Opened OfflineCopyDatabase::openFile()
 {
     m_damaged = false;
     m_connectionName = QStringLiteral("keeptrying.offlinecopies.") +
         QUuid::createUuid().toString(QUuid::WithoutBraces);
-    m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-    m_db.setDatabaseName(QDir(m_directory).filePath(fileName()));
     // A writer of another instance holds the lock for one copy's transaction (ms); this
     // bounds the wait if something holds it far longer. Readers never wait (WAL).
-    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
-    if (!m_db.open()) {
-        qCWarning(lcOfflineCopy) << "cannot open the offline copy store:"
-                                 << m_db.lastError().text();
+    QString error;
+    m_db = Sqlite::open(m_connectionName, QDir(m_directory).filePath(fileName()), busyTimeoutMs,
+                        &error);
+    if (!m_db.isOpen()) {
+        qCWarning(lcOfflineCopy) << "cannot open the offline copy store:" << error;
         return Opened::Unusable;
     }
 
@@ -354,7 +182,7 @@ OfflineCopyStore::Opened OfflineCopyStore::openFile()
     };
     auto damagedOrUnusable = [&q]() {
         qCWarning(lcOfflineCopy) << "offline copy store:" << q.lastError().text();
-        return isDamage(Sqlite::resultCode(q.lastError())) ? Opened::Damaged : Opened::Unusable;
+        return Sqlite::isDamage(q.lastError()) ? Opened::Damaged : Opened::Unusable;
     };
 
     // One snapshot for the checks: another instance may be making the schema of a new file
@@ -448,16 +276,16 @@ OfflineCopyStore::Opened OfflineCopyStore::openFile()
             " last_modified, flags, pinned FROM copies WHERE account = ? AND key = ?")) ||
         !m_statements->contains.prepare(
             QStringLiteral("SELECT 1 FROM copies WHERE account = ? AND key = ?"))) {
-        const int code = Sqlite::resultCode(m_statements->lookup.lastError());
+        const bool damaged = Sqlite::isDamage(m_statements->lookup.lastError());
         qCWarning(lcOfflineCopy) << "offline copy store:" << m_statements->lookup.lastError().text()
                                  << m_statements->contains.lastError().text();
         m_statements.reset();
-        return isDamage(code) ? Opened::Damaged : Opened::Unusable;
+        return damaged ? Opened::Damaged : Opened::Unusable;
     }
     return Opened::Ready;
 }
 
-void OfflineCopyStore::close()
+void OfflineCopyDatabase::close()
 {
     if (isOpen() && !m_damaged && !m_touches.isEmpty() && begin())
         commit();
@@ -465,55 +293,51 @@ void OfflineCopyStore::close()
     m_touches.clear();
 }
 
-void OfflineCopyStore::shutDown()
+void OfflineCopyDatabase::shutDown()
 {
     m_statements.reset();
-    if (m_db.isValid())
-        m_db.close();
-    m_db = QSqlDatabase();
-    if (!m_connectionName.isEmpty())
-        QSqlDatabase::removeDatabase(m_connectionName);
+    Sqlite::close(m_db, m_connectionName);
     m_connectionName.clear();
 }
 
-bool OfflineCopyStore::isOpen() const
+bool OfflineCopyDatabase::isOpen() const
 {
     return m_statements != nullptr;
 }
 
-QString OfflineCopyStore::directory() const
+QString OfflineCopyDatabase::directory() const
 {
     return m_directory;
 }
 
 // Called first by every operation: a damaged file found by an earlier query is replaced
 // now, when no query of that operation is alive any more.
-bool OfflineCopyStore::usable()
+bool OfflineCopyDatabase::usable()
 {
     if (m_damaged && isOpen())
         replaceDamagedFile();
     return isOpen();
 }
 
-void OfflineCopyStore::failed(const QSqlError &error, const char *what)
+void OfflineCopyDatabase::failed(const QSqlError &error, const char *what)
 {
     qCWarning(lcOfflineCopy) << "offline copy store:" << what << error.text();
-    if (isDamage(Sqlite::resultCode(error)))
+    if (Sqlite::isDamage(error))
         m_damaged = true;
 }
 
-void OfflineCopyStore::setAccountKey(const QString &accountKey)
+void OfflineCopyDatabase::setAccountKey(const QString &accountKey)
 {
     m_accountKey = accountKey;
     m_account = accountHash(accountKey);
 }
 
-QString OfflineCopyStore::accountKey() const
+QString OfflineCopyDatabase::accountKey() const
 {
     return m_accountKey;
 }
 
-void OfflineCopyStore::setMaximumSize(qint64 bytes)
+void OfflineCopyDatabase::setMaximumSize(qint64 bytes)
 {
     m_maximumSize = qMax<qint64>(0, bytes);
     if (usable() && begin()) {
@@ -525,12 +349,12 @@ void OfflineCopyStore::setMaximumSize(qint64 bytes)
     }
 }
 
-qint64 OfflineCopyStore::maximumSize() const
+qint64 OfflineCopyDatabase::maximumSize() const
 {
     return m_maximumSize;
 }
 
-qint64 OfflineCopyStore::sum(const QString &sql) const
+qint64 OfflineCopyDatabase::sum(const QString &sql) const
 {
     if (!isOpen())
         return -1;
@@ -540,22 +364,22 @@ qint64 OfflineCopyStore::sum(const QString &sql) const
     return q.value(0).toLongLong();
 }
 
-qint64 OfflineCopyStore::size() const
+qint64 OfflineCopyDatabase::size() const
 {
     return sum(QStringLiteral("SELECT COALESCE(SUM(size), 0) FROM copies"));
 }
 
-qint64 OfflineCopyStore::pinnedSize() const
+qint64 OfflineCopyDatabase::pinnedSize() const
 {
     return sum(QStringLiteral("SELECT COALESCE(SUM(size), 0) FROM copies WHERE pinned = 1"));
 }
 
-int OfflineCopyStore::count() const
+int OfflineCopyDatabase::count() const
 {
     return int(sum(QStringLiteral("SELECT count(*) FROM copies")));
 }
 
-bool OfflineCopyStore::begin()
+bool OfflineCopyDatabase::begin()
 {
     {
         QSqlQuery q(m_db);
@@ -571,7 +395,7 @@ bool OfflineCopyStore::begin()
     return true;
 }
 
-bool OfflineCopyStore::commit()
+bool OfflineCopyDatabase::commit()
 {
     if (m_db.commit())
         return true;
@@ -580,14 +404,14 @@ bool OfflineCopyStore::commit()
     return false;
 }
 
-void OfflineCopyStore::rollback()
+void OfflineCopyDatabase::rollback()
 {
     m_db.rollback();
 }
 
 // The lookups since the last write become uses, in the order they happened: each gets the
 // next number of the store-wide use counter, shared by every instance on the file.
-bool OfflineCopyStore::flushTouches()
+bool OfflineCopyDatabase::flushTouches()
 {
     if (m_touches.isEmpty())
         return true;
@@ -612,7 +436,7 @@ bool OfflineCopyStore::flushTouches()
 
 // Inside a write transaction: removes least recently used unpinned copies until the store
 // fits the budget, or no unpinned copy is left.
-bool OfflineCopyStore::evict()
+bool OfflineCopyDatabase::evict()
 {
     qint64 total = sum(QStringLiteral("SELECT COALESCE(SUM(size), 0) FROM copies"));
     if (total < 0)
@@ -649,7 +473,7 @@ bool OfflineCopyStore::evict()
 
 // Gives freed pages back to the file system once they are worth it (a tenth of the budget,
 // at least 1 MiB); until then the next copies reuse them.
-void OfflineCopyStore::reclaimSpace()
+void OfflineCopyDatabase::reclaimSpace()
 {
     if (!isOpen())
         return;
@@ -665,17 +489,17 @@ void OfflineCopyStore::reclaimSpace()
         q.exec(QStringLiteral("PRAGMA incremental_vacuum"));
 }
 
-QDateTime OfflineCopyStore::now() const
+QDateTime OfflineCopyDatabase::now() const
 {
     return m_clock().toUTC();
 }
 
-void OfflineCopyStore::setClock(Clock clock)
+void OfflineCopyDatabase::setClock(Clock clock)
 {
     m_clock = clock ? std::move(clock) : Clock([] { return QDateTime::currentDateTimeUtc(); });
 }
 
-bool OfflineCopyStore::removeKey(const QString &key)
+bool OfflineCopyDatabase::removeKey(const QString &key)
 {
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("DELETE FROM copies WHERE account = ? AND key = ?"));
@@ -688,10 +512,10 @@ bool OfflineCopyStore::removeKey(const QString &key)
     return q.numRowsAffected() > 0;
 }
 
-OfflineCopyStore::StoreResult OfflineCopyStore::store(const QUrl &url, int status,
-                                                      const QList<RawHeaderPair> &headers,
-                                                      const QByteArray &body, bool pin,
-                                                      OfflineCopy::Overrides overrides)
+OfflineCopyDatabase::StoreResult OfflineCopyDatabase::store(const QUrl &url, int status,
+                                                            const QList<RawHeaderPair> &headers,
+                                                            const QByteArray &body, bool pin,
+                                                            OfflineCopy::Overrides overrides)
 {
     if (status < 200 || status > 299 || status == 206)
         return StoreResult::NotStorable;
@@ -786,7 +610,7 @@ OfflineCopyStore::StoreResult OfflineCopyStore::store(const QUrl &url, int statu
     return StoreResult::Stored;
 }
 
-std::optional<OfflineCopyStore::Copy> OfflineCopyStore::lookup(const QUrl &url)
+std::optional<OfflineCopyDatabase::Copy> OfflineCopyDatabase::lookup(const QUrl &url)
 {
     if (!usable())
         return std::nullopt;
@@ -835,7 +659,7 @@ std::optional<OfflineCopyStore::Copy> OfflineCopyStore::lookup(const QUrl &url)
     return copy;
 }
 
-bool OfflineCopyStore::contains(const QUrl &url) const
+bool OfflineCopyDatabase::contains(const QUrl &url) const
 {
     if (!isOpen() || m_damaged)
         return false;
@@ -847,9 +671,9 @@ bool OfflineCopyStore::contains(const QUrl &url) const
     return found;
 }
 
-OfflineCopyStore::RefreshResult OfflineCopyStore::refresh(const QUrl &url,
-                                                          const QList<RawHeaderPair> &headers,
-                                                          OfflineCopy::Overrides overrides)
+OfflineCopyDatabase::RefreshResult OfflineCopyDatabase::refresh(const QUrl &url,
+                                                                const QList<RawHeaderPair> &headers,
+                                                                OfflineCopy::Overrides overrides)
 {
     std::optional<Copy> copy = lookup(url);
     if (!copy)
@@ -860,22 +684,7 @@ OfflineCopyStore::RefreshResult OfflineCopyStore::refresh(const QUrl &url,
     if (!newTag.isEmpty() && !copy->etag.isEmpty() && !sameEntityTag(newTag, copy->etag))
         return RefreshResult::ValidatorMismatch; // RFC 9111 §4.3.4: select by validator
 
-    // RFC 9111 §3.2: each field of the 304 replaces the stored ones of that name, except
-    // Content-Length (the 304 has no content; the stored body keeps its length).
-    QList<RawHeaderPair> merged = copy->headers;
-    QList<QByteArray> replaced;
-    for (const RawHeaderPair &header : update) {
-        const QByteArray name = header.first.toLower();
-        if (name == "content-length")
-            continue;
-        if (!replaced.contains(name)) {
-            replaced.append(name);
-            merged.removeIf([&name](const RawHeaderPair &stored) {
-                return stored.first.compare(name, Qt::CaseInsensitive) == 0;
-            });
-        }
-        merged.append(header);
-    }
+    const QList<RawHeaderPair> merged = mergeNotModified(copy->headers, update);
 
     const QString key = keyFor(url);
     const int flags = flagsOf(merged);
@@ -918,7 +727,7 @@ OfflineCopyStore::RefreshResult OfflineCopyStore::refresh(const QUrl &url,
     return commit() ? RefreshResult::Refreshed : RefreshResult::Failed;
 }
 
-bool OfflineCopyStore::setPinned(const QUrl &url, bool pinned)
+bool OfflineCopyDatabase::setPinned(const QUrl &url, bool pinned)
 {
     if (!usable() || !begin())
         return false;
@@ -940,7 +749,7 @@ bool OfflineCopyStore::setPinned(const QUrl &url, bool pinned)
     return commit() && found;
 }
 
-bool OfflineCopyStore::remove(const QUrl &url)
+bool OfflineCopyDatabase::remove(const QUrl &url)
 {
     if (!usable() || !begin())
         return false;
@@ -951,7 +760,7 @@ bool OfflineCopyStore::remove(const QUrl &url)
     return removed;
 }
 
-void OfflineCopyStore::clear(const QString &accountKey)
+void OfflineCopyDatabase::clear(const QString &accountKey)
 {
     if (!usable() || !begin())
         return;
@@ -967,7 +776,7 @@ void OfflineCopyStore::clear(const QString &accountKey)
         reclaimSpace();
 }
 
-void OfflineCopyStore::clearAll()
+void OfflineCopyDatabase::clearAll()
 {
     if (!usable() || !begin())
         return;

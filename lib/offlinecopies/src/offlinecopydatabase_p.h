@@ -1,9 +1,10 @@
 // SPDX-FileCopyrightText: The KeepTrying authors
 // SPDX-License-Identifier: MIT
 
-#ifndef KEEPTRYING_OFFLINECOPYSTORE_P_H
-#define KEEPTRYING_OFFLINECOPYSTORE_P_H
+#ifndef KEEPTRYING_OFFLINECOPYDATABASE_P_H
+#define KEEPTRYING_OFFLINECOPYDATABASE_P_H
 
+#include <KeepTrying/abstractofflinecopystore.h>
 #include <KeepTrying/offlinecopy.h>
 
 #include <QtCore/QByteArray>
@@ -63,59 +64,24 @@ namespace KeepTrying {
 
     Not thread-safe: use one instance from one thread (QSqlDatabase's rule). Several
     instances, in one process or several, may share a directory.
+
+    The engine of KeepTrying::OfflineCopyStore, which gives it the account of each call; the
+    RFC 9111 rules it applies are in httpcacherules_p.h.
 */
-class OfflineCopyStore final
+class OfflineCopyDatabase final
 {
 public:
-    using RawHeaderPair = QPair<QByteArray, QByteArray>;
+    using RawHeaderPair = OfflineCopy::Copy::RawHeaderPair;
     using Clock = std::function<QDateTime()>;
 
-    // One stored response, as lookup() returns it.
-    struct Copy
-    {
-        QUrl url; // the key: see keyFor()
-        int status = 0;
-        QList<RawHeaderPair> headers; // as received, without hop-by-hop fields and Set-Cookie
-        QByteArray body;
-        QDateTime storedAt; // UTC: when the response, or the last 304 for it, arrived
-        qint64 initialAgeSeconds = 0; // RFC 9111 §4.2.3 corrected_initial_age when stored
-        QByteArray etag; // the ETag header, empty if none
-        QByteArray lastModified; // the Last-Modified header, empty if none
-        bool pinned = false;
-        bool mustRevalidate = false; // Cache-Control: must-revalidate (RFC 9111 §5.2.2.2)
-        bool noCache = false; // Cache-Control: no-cache (stored anyway; offered only stale)
-        bool noStore = false; // Cache-Control: no-store, stored under StoreDespiteNoStore
+    using Copy = OfflineCopy::Copy;
+    using StoreResult = AbstractOfflineCopyStore::StoreResult;
+    using RefreshResult = AbstractOfflineCopyStore::RefreshResult;
 
-        // RFC 9111 §4.2.3 current_age at \a now, in seconds: never negative, at most 2^31
-        // (§1.2.2, also for an Age header or a stored value beyond it).
-        qint64 ageSeconds(const QDateTime &now) const;
-        // The first value of header \a name (case-insensitive), empty if absent.
-        QByteArray header(const QByteArray &name) const;
-        // If-None-Match / If-Modified-Since for revalidating it (RFC 9110 §13.1); empty when
-        // the copy has no validator.
-        QList<RawHeaderPair> revalidationHeaders() const;
-    };
-
-    enum class StoreResult {
-        Stored,
-        NotStorable, // not 2xx, or 206 (a part is not the whole)
-        NoStore, // Cache-Control: no-store without the override; an older copy was removed
-        TooLarge, // the copy alone is larger than maximumSize()
-        NoRoom, // unpinned, and pinned copies leave no room for it
-        Failed // the store is not open or the database refused (logged)
-    };
-    enum class RefreshResult {
-        Refreshed,
-        Missing, // no copy for the URL in this account
-        ValidatorMismatch, // the 304's ETag is not the copy's: the copy is not the one validated
-        Removed, // the 304 says no-store (without the override): the copy was removed
-        Failed
-    };
-
-    OfflineCopyStore();
-    ~OfflineCopyStore();
-    OfflineCopyStore(const OfflineCopyStore &) = delete;
-    OfflineCopyStore &operator=(const OfflineCopyStore &) = delete;
+    OfflineCopyDatabase();
+    ~OfflineCopyDatabase();
+    OfflineCopyDatabase(const OfflineCopyDatabase &) = delete;
+    OfflineCopyDatabase &operator=(const OfflineCopyDatabase &) = delete;
 
     // The file in the store's directory.
     static QString fileName();
@@ -206,4 +172,4 @@ private:
 
 } // namespace KeepTrying
 
-#endif // KEEPTRYING_OFFLINECOPYSTORE_P_H
+#endif // KEEPTRYING_OFFLINECOPYDATABASE_P_H
