@@ -69,7 +69,7 @@ OutboxChangeQueue::OutboxChangeQueue(WallabagClient *client,
 
 void OutboxChangeQueue::peek()
 {
-    m_peeked = qMax(0, Outbox::pendingCountIn(m_path));
+    m_peeked = m_path.isEmpty() ? 0 : qMax(0, Outbox::pendingCountIn(m_path));
 }
 
 OutboxChangeQueue::~OutboxChangeQueue() = default;
@@ -92,6 +92,34 @@ void OutboxChangeQueue::setDatabasePath(const QString &databasePath)
         });
 }
 
+void OutboxChangeQueue::keepForLater()
+{
+    const QList<qint64> graced = m_graced.keys();
+    m_graced.clear(); // their timers find nothing
+    for (qint64 id : graced) {
+        Change deletion;
+        deletion.kind = Change::Kind::Delete;
+        deletion.articleId = id;
+        pass(deletion);
+    }
+    if (m_held.isEmpty() || m_path.isEmpty())
+        return;
+    // Never opened (no sign-in this session): an outbox of its own, only to write them
+    // down; it drains from the event loop, and is gone before that.
+    const bool wasOpen = m_outbox != nullptr;
+    if (!wasOpen)
+        m_outbox = std::make_unique<Outbox>(m_path, m_manager);
+    const QList<Change> held = std::exchange(m_held, {});
+    for (const Change &change : held)
+        send(change);
+    if (!wasOpen) {
+        m_outbox.reset();
+        m_items.clear();
+        peek();
+    }
+    countChanged();
+}
+
 bool OutboxChangeQueue::isOpen() const
 {
     return m_outbox != nullptr;
@@ -99,6 +127,8 @@ bool OutboxChangeQueue::isOpen() const
 
 void OutboxChangeQueue::open()
 {
+    if (m_path.isEmpty())
+        return; // signed out: no account's outbox
     m_outbox = std::make_unique<Outbox>(m_path, m_manager);
     m_peeked = 0; // the outbox counts from now on
     // The client's authenticator signs each replay with the current token; a 401 (the
