@@ -41,6 +41,7 @@
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QPushButton>
+#include <QtWidgets/QStatusBar>
 
 #include <functional>
 #include <memory>
@@ -70,6 +71,7 @@ private Q_SLOTS:
     void editTagsRemovesWhatIsUnticked();
     void deleteUndoWithCtrlZ();
     void deleteUndoWithNoticeButton();
+    void statusBarKeepsItsHeight();
     void deleteUndoWhileOffline();
     void deleteTooLateToUndo();
     void selectionStaysAfterArchive();
@@ -510,6 +512,34 @@ void tst_Lossless::deleteUndoWithNoticeButton()
     QCOMPARE(window()->currentArticleId(), id);
     QTest::qWait(UndoMs * 2);
     QVERIFY(existsOn((*m_a)->baseUrl(), id));
+}
+
+// The notice with its Undo button, and the words after it, do not make the status bar
+// taller (it grew by 3 px: the list and the panes above moved under the pointer).
+void tst_Lossless::statusBarKeepsItsHeight()
+{
+    startReader();
+    QStatusBar *bar = window()->statusBar();
+    const auto settled = [bar] {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        return bar->height();
+    };
+    const int before = settled();
+    QVERIFY(before > 0);
+    selectRow(2);
+    const qint64 id = window()->currentArticleId();
+    key(Qt::Key_Delete);
+    QVERIFY(undoButton());
+    QTRY_VERIFY_WITH_TIMEOUT(undoButton()->isVisible(), 2000);
+    QCOMPARE(settled(), before);
+    QCOMPARE(bar->geometry().top() + bar->height(), window()->height());
+    key(Qt::Key_Z, Qt::ControlModifier); // "… is back.", without the button
+    QTRY_COMPARE_WITH_TIMEOUT(window()->model()->rowOfId(id), 2, 2000);
+    QVERIFY(notice()->isVisible());
+    QCOMPARE(settled(), before);
+    QTRY_VERIFY_WITH_TIMEOUT(!notice()->isVisible(), 5000);
+    QCOMPARE(settled(), before);
 }
 
 // Offline, after the notice has gone: the delete waits in the outbox; Ctrl+Z cancels it there.
