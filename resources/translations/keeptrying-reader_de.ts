@@ -1234,8 +1234,8 @@
         <translation>Ihre gespeicherten Artikel und die Kopien zum Offline-Lesen werden von diesem Computer entfernt, und der Reader vergisst Ihr Passwort. In Ihrem wallabag-Konto ändert sich nichts: Melden Sie sich wieder an, um es hier zu lesen.</translation>
     </message>
     <message>
-        <source>&amp;Discard them: they will never reach the server</source>
-        <translation>Änderungen &amp;verwerfen – sie kommen nie beim Server an</translation>
+        <source>&amp;Discard, never to be sent to the server</source>
+        <translation>&amp;Verwerfen, ohne sie je an den Server zu senden</translation>
     </message>
     <message>
         <source>Sign out as %1 on %2?</source>
@@ -1253,7 +1253,7 @@
         </translation>
     </message>
     <message>
-        <source>&amp;Keep them on this computer and send them when I sign in again as %1</source>
+        <source>&amp;Keep on this computer, to be sent when I sign in again as %1</source>
         <translation>Auf diesem Computer &amp;behalten und senden, sobald ich mich wieder als %1 anmelde</translation>
     </message>
 </context>

@@ -3,6 +3,8 @@
 
 #include "outboxchangequeue.h"
 
+#include <algorithm>
+
 #include "wallabagclient.h"
 #include "wallabagjson.h"
 
@@ -234,6 +236,26 @@ bool OutboxChangeQueue::holds(qint64 articleId, Change::Kind kind) const
             return true;
     }
     return false;
+}
+
+QList<Change> OutboxChangeQueue::waiting() const
+{
+    QList<qint64> ids = m_items.keys();
+    std::sort(ids.begin(), ids.end()); // the outbox's order
+    QList<Change> changes;
+    for (qint64 id : std::as_const(ids)) {
+        const Entry &entry = m_items[id];
+        if (!entry.dead)
+            changes << entry.change;
+    }
+    changes << m_held;
+    for (auto it = m_graced.constBegin(); it != m_graced.constEnd(); ++it) {
+        Change deletion;
+        deletion.kind = Change::Kind::Delete;
+        deletion.articleId = it.key();
+        changes << deletion;
+    }
+    return changes;
 }
 
 void OutboxChangeQueue::countChanged()

@@ -72,6 +72,7 @@ public:
         its file holds, read without sending anything (Outbox::pendingCountIn()). */
     int waitingCount() const override;
     bool holds(qint64 articleId, Change::Kind kind) const override;
+    QList<Change> waiting() const override;
     void discard(qint64 articleId) override;
     /*! Takes back a change still held (the delete's grace time, or before the outbox
         opened) or still queued in the outbox (Outbox::cancel()). */

@@ -432,6 +432,7 @@ void MainWindow::showSignedOut()
 {
     m_model->reload();
     m_countLabel->setText(QString());
+    m_savedLabel->clear(); // the age of a copy that is gone
     m_pane->showPlaceholder(tr("You are signed out"),
                             tr("Your library was removed from this computer. Choose File ▸ "
                                "Sign In… to read it again."));

@@ -33,7 +33,7 @@ SignOutDialog::SignOutDialog(QWidget *parent) : QDialog(parent)
     m_keep = new QRadioButton(this);
     m_keep->setObjectName(QStringLiteral("keepChanges"));
     m_keep->setChecked(true); // never lost unless the person says so
-    m_discard = new QRadioButton(tr("&Discard them: they will never reach the server"), this);
+    m_discard = new QRadioButton(tr("&Discard, never to be sent to the server"), this);
     m_discard->setObjectName(QStringLiteral("discardChanges"));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     QPushButton *signOut = buttons->button(QDialogButtonBox::Ok);
@@ -60,7 +60,7 @@ void SignOutDialog::setAccount(const QString &username, const QString &server, i
             ? tr("1 change you made here has not reached the server yet.")
             : tr("%n changes you made here have not reached the server yet.", nullptr, waiting));
     m_keep->setText(
-        tr("&Keep them on this computer and send them when I sign in again as %1").arg(username));
+        tr("&Keep on this computer, to be sent when I sign in again as %1").arg(username));
     m_keep->setChecked(true);
     for (QWidget *w : { static_cast<QWidget *>(m_waiting), static_cast<QWidget *>(m_keep),
                         static_cast<QWidget *>(m_discard) })
