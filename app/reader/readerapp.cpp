@@ -15,6 +15,7 @@
 #include "savedaccount.h"
 #include "scriptoutput.h"
 #include "signinflow.h"
+#include "signoutflow.h"
 #include "ui/mainwindow.h"
 #include "ui/preferencesdialog.h"
 
@@ -245,7 +246,23 @@ void ReaderApp::buildWindow()
         const AccountSwitcher::Account current = m_switcher->current();
         if (current.key != AccountKeys::demo())
             m_certificates->restore(current.key, current.server);
+        updateAccountActions();
+        if (!m_periodic.isActive() && m_window->isVisible())
+            m_periodic.start();
     });
+
+    // File ▸ Sign Out…: nothing of the account stays in memory here either, and nothing
+    // refreshes for nobody.
+    m_signOut = std::make_unique<SignOutFlow>(m_window.get(), m_switcher.get(), m_queue.get(),
+                                              &m_secrets, m_images.get(), m_signIn.get());
+    connect(m_window.get(), &MainWindow::signOutRequested, m_signOut.get(), &SignOutFlow::open);
+    connect(m_switcher.get(), &AccountSwitcher::signedOut, this, [this] {
+        m_periodic.stop();
+        m_account.credentials = {};
+        m_options.credentials = {};
+        updateAccountActions();
+    });
+    updateAccountActions();
     // "Your list could not be loaded" because of the server's certificate: the certificate,
     // in place; trusted, kept with the account and the list loaded with it.
     connect(m_window.get(), &MainWindow::libraryFailed, this, [this] {
@@ -263,12 +280,23 @@ void ReaderApp::buildWindow()
     // Changes on the server arrive by themselves: every few minutes, and as soon as the
     // network or the server is back.
     m_periodic.setInterval(5 * 60 * 1000);
-    connect(&m_periodic, &QTimer::timeout, m_engine.get(), &SyncEngine::refresh);
+    connect(&m_periodic, &QTimer::timeout, this, &ReaderApp::refreshIfSignedIn);
     connect(m_manager.get(), &KeepTrying::RetryingNetworkAccessManager::simulatedOfflineChanged,
-            m_engine.get(), [engine = m_engine.get()](bool offline) {
+            this, [this](bool offline) {
                 if (!offline)
-                    engine->refresh();
+                    refreshIfSignedIn();
             });
+}
+
+void ReaderApp::updateAccountActions()
+{
+    m_window->setAccountActions(!m_switcher->isSignedOut(), m_signOut->canSignOut());
+}
+
+void ReaderApp::refreshIfSignedIn()
+{
+    if (!m_switcher->isSignedOut())
+        m_engine->refresh();
 }
 
 void ReaderApp::setUndoTimeMs(int ms)

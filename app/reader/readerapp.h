@@ -27,6 +27,7 @@ class MainWindow;
 class OutboxChangeQueue;
 class RequestLog;
 class SignInFlow;
+class SignOutFlow;
 class SyncEngine;
 class WallabagClient;
 
@@ -39,9 +40,9 @@ class WallabagClient;
     secrets from the keychain; else the built-in demo server, started here), then builds
     the session for it (the one network manager, the local store, the client, images, the
     outbox queue and sync engine, the request log) and the window with its File ▸ Sign In…
-    workflow (SignInFlow over an AccountSwitcher). start() shows the window with the saved
-    copy and starts the sync. Everything is owned here and destroyed in the reverse order
-    of its making: nothing outlives what it uses.
+    workflow (SignInFlow over an AccountSwitcher) and File ▸ Sign Out… (SignOutFlow). start() shows
+   the window with the saved copy and starts the sync. Everything is owned here and destroyed in the
+   reverse order of its making: nothing outlives what it uses.
 */
 class ReaderApp : public QObject
 {
@@ -78,6 +79,7 @@ public:
     KeepTrying::RetryingNetworkAccessManager *manager() const { return m_manager.get(); }
     AccountSwitcher *switcher() const { return m_switcher.get(); }
     SignInFlow *signInFlow() const { return m_signIn.get(); }
+    SignOutFlow *signOutFlow() const { return m_signOut.get(); }
     /*! Certificates trusted per account, and the dialog that shows a refused one. */
     CertificateFlow *certificateFlow() const { return m_certificates.get(); }
     CertificateTrust *certificateTrust() { return &m_trust; }
@@ -95,6 +97,8 @@ private:
     bool openSession();
     void buildWindow();
     void setBuiltInHooks();
+    void updateAccountActions();
+    void refreshIfSignedIn();
 
     ReaderOptions m_options;
     QElapsedTimer m_launch;
@@ -119,6 +123,7 @@ private:
     std::unique_ptr<MainWindow> m_window;
     std::unique_ptr<AccountSwitcher> m_switcher;
     std::unique_ptr<SignInFlow> m_signIn;
+    std::unique_ptr<SignOutFlow> m_signOut;
     QTimer m_periodic;
 };
 

@@ -56,8 +56,20 @@ void SignInFlow::open()
     m_dialog->open(); // window-modal; no event loop of its own to return into
 }
 
+void SignInFlow::openAfterSignOut(const AccountSwitcher::Account &left)
+{
+    m_signedOutOf = SignInDialog::Account();
+    m_signedOutOf.demo = false;
+    m_signedOutOf.server = left.server;
+    m_signedOutOf.clientId = left.credentials.clientId;
+    m_signedOutOf.username = left.credentials.username;
+    open();
+}
+
 SignInDialog::Account SignInFlow::knownAccount() const
 {
+    if (m_switcher->isSignedOut() && m_signedOutOf.server.isValid())
+        return m_signedOutOf;
     // What is known already: the account read now (--server, --username, --client-id, or
     // the one saved), else the one saved last, for the dialog to open with. The password
     // is typed again: who opens Sign In on an account of their own often comes to fix it.

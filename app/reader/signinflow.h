@@ -61,6 +61,9 @@ public:
     /*! Shows the dialog (File ▸ Sign In…), filled with what is known of the account read
         now, or of the one saved last; brings it forward when it is open already. */
     void open();
+    /*! Shows the dialog after signing out of \a left: its server, client id and user name
+        filled in, never its secrets. */
+    void openAfterSignOut(const AccountSwitcher::Account &left);
     /*! The open dialog, or null. */
     SignInDialog *dialog() const { return m_dialog; }
 
@@ -81,6 +84,7 @@ private:
     DemoAccount m_demo;
     bool m_startedWithServer = false;
     CertificateFlow *m_certificates = nullptr;
+    SignInDialog::Account m_signedOutOf; // what Sign In offers while signed out
     QPointer<SignInDialog> m_dialog;
 };
 

@@ -876,6 +876,30 @@
         <source>&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g u&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Unread&lt;/td&gt;&lt;td&gt;&lt;b&gt;j / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;next article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Starred&lt;/td&gt;&lt;td&gt;&lt;b&gt;k / ↑&lt;/b&gt;&lt;/td&gt;&lt;td&gt;previous article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Archive&lt;/td&gt;&lt;td&gt;&lt;b&gt;f&lt;/b&gt;&lt;/td&gt;&lt;td&gt;star or unstar&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g r&lt;/b&gt;&lt;/td&gt;&lt;td&gt;All articles&lt;/td&gt;&lt;td&gt;&lt;b&gt;a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;archive or unarchive&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g t&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Tags&lt;/td&gt;&lt;td&gt;&lt;b&gt;Delete&lt;/b&gt;&lt;/td&gt;&lt;td&gt;delete the article&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Search&lt;/td&gt;&lt;td&gt;&lt;b&gt;o&lt;/b&gt;&lt;/td&gt;&lt;td&gt;open the original page&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;?&lt;/b&gt;&lt;/td&gt;&lt;td&gt;this help&lt;/td&gt;&lt;td&gt;&lt;b&gt;Ctrl + / −&lt;/b&gt;&lt;/td&gt;&lt;td&gt;text size&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;/td&gt;&lt;td&gt;&lt;/td&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo the delete&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
         <translation>&lt;table cellspacing=6&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g u&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Ungelesen&lt;/td&gt;&lt;td&gt;&lt;b&gt;j / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;nächster Artikel&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Markiert&lt;/td&gt;&lt;td&gt;&lt;b&gt;k / ↑&lt;/b&gt;&lt;/td&gt;&lt;td&gt;vorheriger Artikel&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Archiv&lt;/td&gt;&lt;td&gt;&lt;b&gt;f&lt;/b&gt;&lt;/td&gt;&lt;td&gt;markieren oder Markierung aufheben&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g r&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Alle Artikel&lt;/td&gt;&lt;td&gt;&lt;b&gt;a&lt;/b&gt;&lt;/td&gt;&lt;td&gt;archivieren oder zurückholen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;g t&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Schlagwörter&lt;/td&gt;&lt;td&gt;&lt;b&gt;Entf&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Artikel löschen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;s&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Suche&lt;/td&gt;&lt;td&gt;&lt;b&gt;o&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Originalseite öffnen&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;?&lt;/b&gt;&lt;/td&gt;&lt;td&gt;diese Hilfe&lt;/td&gt;&lt;td&gt;&lt;b&gt;Strg + / −&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Schriftgröße&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;/td&gt;&lt;td&gt;&lt;/td&gt;&lt;td&gt;&lt;b&gt;Strg+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;Löschen rückgängig machen&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
     </message>
+    <message>
+        <source>Sign &amp;Out…</source>
+        <translation>Ab&amp;melden …</translation>
+    </message>
+    <message>
+        <source>Forget your password and remove your library from this computer</source>
+        <translation>Ihr Passwort vergessen und Ihre Bibliothek von diesem Computer entfernen</translation>
+    </message>
+    <message>
+        <source>You are signed out</source>
+        <translation>Sie sind abgemeldet</translation>
+    </message>
+    <message>
+        <source>Your library was removed from this computer. Choose File ▸ Sign In… to read it again.</source>
+        <translation>Ihre Bibliothek wurde von diesem Computer entfernt. Wählen Sie Datei ▸ Anmelden …, um sie wieder zu lesen.</translation>
+    </message>
+    <message>
+        <source>Not signed in</source>
+        <translation>Nicht angemeldet</translation>
+    </message>
+    <message>
+        <source>Signed out.</source>
+        <translation>Abgemeldet.</translation>
+    </message>
 </context>
 <context>
     <name>OutboxChangeQueue</name>
@@ -1197,6 +1221,40 @@
     <message>
         <source>Signing In…</source>
         <translation>Anmeldung läuft …</translation>
+    </message>
+</context>
+<context>
+    <name>SignOutDialog</name>
+    <message>
+        <source>Sign Out</source>
+        <translation>Abmelden</translation>
+    </message>
+    <message>
+        <source>Your saved articles and the copies kept for reading offline will be removed from this computer, and the reader will forget your password. Nothing changes in your wallabag account: sign in again to read it here.</source>
+        <translation>Ihre gespeicherten Artikel und die Kopien zum Offline-Lesen werden von diesem Computer entfernt, und der Reader vergisst Ihr Passwort. In Ihrem wallabag-Konto ändert sich nichts: Melden Sie sich wieder an, um es hier zu lesen.</translation>
+    </message>
+    <message>
+        <source>&amp;Discard, never to be sent to the server</source>
+        <translation>&amp;Verwerfen, ohne sie je an den Server zu senden</translation>
+    </message>
+    <message>
+        <source>Sign out as %1 on %2?</source>
+        <translation>Als %1 bei %2 abmelden?</translation>
+    </message>
+    <message>
+        <source>1 change you made here has not reached the server yet.</source>
+        <translation>1 Änderung, die Sie hier gemacht haben, ist noch nicht beim Server angekommen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n changes you made here have not reached the server yet.</source>
+        <translation>
+            <numerusform>%n Änderung, die Sie hier gemacht haben, ist noch nicht beim Server angekommen.</numerusform>
+            <numerusform>%n Änderungen, die Sie hier gemacht haben, sind noch nicht beim Server angekommen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Keep on this computer, to be sent when I sign in again as %1</source>
+        <translation>Auf diesem Computer &amp;behalten und senden, sobald ich mich wieder als %1 anmelde</translation>
     </message>
 </context>
 <context>

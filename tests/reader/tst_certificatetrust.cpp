@@ -2,13 +2,13 @@
 // SPDX-License-Identifier: MIT
 
 #include "demoserverthread.h"
+#include "readerfixture.h"
 #include "testhelpers.h"
 #include "tlsfrontproxy.h"
 
 #include "certificateflow.h"
 #include "library/certificatetrust.h"
 #include "library/localstore.h"
-#include "library/readernetwork.h"
 #include "library/syncengine.h"
 #include "readerapp.h"
 #include "signinflow.h"
@@ -26,7 +26,6 @@
 #include <QtCore/QFile>
 #include <QtCore/QPointer>
 #include <QtCore/QSettings>
-#include <QtCore/QTemporaryDir>
 #include <QtGui/QAction>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -44,6 +43,7 @@
 using KeepTrying::Demo::DemoServer;
 using KeepTrying::Test::DemoServerThread;
 using KeepTrying::Test::TlsFrontProxy;
+using namespace ReaderFixture;
 
 /*
     A self-hosted wallabag behind HTTPS with a certificate this computer does not trust
@@ -83,40 +83,12 @@ private:
 
 namespace {
 
-WallabagClient::Credentials demoCredentials()
-{
-    return { DemoServer::demoClientId(), DemoServer::demoClientSecret(), DemoServer::demoUsername(),
-             DemoServer::demoPassword() };
-}
-
-void makeFast(KeepTrying::RetryingNetworkAccessManager *manager)
-{
-    KeepTrying::RetryPolicy policy = ReaderNetwork::retryPolicy();
-    const KeepTrying::RetryPolicy fast = KeepTrying::Test::fastPolicy();
-    policy.initialDelayMs = fast.initialDelayMs;
-    policy.maxDelayMs = fast.maxDelayMs;
-    policy.jitter = fast.jitter;
-    manager->setRetryPolicy(policy);
-    manager->reachability()->setProbeSchedule(50, 200, 200);
-    KeepTrying::Test::switchOffBreakerAndBudget(*manager);
-}
-
 QPushButton *buttonTitled(QWidget *dialog, const QString &text)
 {
     const QList<QPushButton *> buttons = dialog->findChildren<QPushButton *>();
     for (QPushButton *b : buttons) {
         if (b->text() == text)
             return b;
-    }
-    return nullptr;
-}
-
-QLineEdit *fieldLabelled(QWidget *dialog, const QString &label)
-{
-    const QList<QLabel *> labels = dialog->findChildren<QLabel *>();
-    for (QLabel *l : labels) {
-        if (l->text() == label)
-            return qobject_cast<QLineEdit *>(l->buddy());
     }
     return nullptr;
 }
@@ -198,7 +170,7 @@ void tst_CertificateTrust::startReader(const QUrl &server)
     options.credentials = demoCredentials();
     m_reader = std::make_unique<ReaderApp>(options);
     QVERIFY2(m_reader->open(), qPrintable(m_reader->errorMessage()));
-    makeFast(m_reader->manager());
+    makeFast(m_reader->manager(), true); // probes every 50-200 ms
     m_reader->start();
     QVERIFY(QTest::qWaitForWindowExposed(m_reader->window()));
 }
@@ -414,21 +386,6 @@ void tst_CertificateTrust::retriesAndProbesWithPin()
     checkListLoaded();
 }
 
-// Settings, libraries, outboxes and offline copies in a directory of the test's own, and
-// no keychain: set before anything reads a path.
-int main(int argc, char *argv[])
-{
-    QTemporaryDir home;
-    if (!home.isValid())
-        return 1;
-    for (const char *name : { "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME" })
-        qputenv(name, QDir(home.path()).filePath(QString::fromLatin1(name)).toLocal8Bit());
-    qputenv("KEEPTRYING_NO_KEYCHAIN", "1");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("KeepTrying"));
-    QApplication::setApplicationName(QStringLiteral("tst_certificatetrust"));
-    tst_CertificateTrust test;
-    return QTest::qExec(&test, argc, argv);
-}
+KEEPTRYING_READER_TEST_MAIN(tst_CertificateTrust, "tst_certificatetrust")
 
 #include "tst_certificatetrust.moc"

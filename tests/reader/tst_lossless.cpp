@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: MIT
 
 #include "demoserverthread.h"
+#include "readerfixture.h"
 #include "testhelpers.h"
 
 #include "library/changequeue.h"
 #include "library/localstore.h"
 #include "library/outboxchangequeue.h"
-#include "library/readernetwork.h"
 #include "library/syncengine.h"
 #include "library/wallabagclient.h"
 #include "library/wallabagjson.h"
@@ -27,7 +27,6 @@
 #include <QtCore/QPointer>
 #include <QtCore/QSettings>
 #include <QtCore/QStandardPaths>
-#include <QtCore/QTemporaryDir>
 #include <QtGui/QAction>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -41,12 +40,14 @@
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QPushButton>
+#include <QtWidgets/QStatusBar>
 
 #include <functional>
 #include <memory>
 
 using KeepTrying::Demo::DemoServer;
 using KeepTrying::Test::DemoServerThread;
+using namespace ReaderFixture;
 
 /*
     Nothing lost by accident, on the reader main() starts (ReaderApp), driven with its keys,
@@ -70,6 +71,7 @@ private Q_SLOTS:
     void editTagsRemovesWhatIsUnticked();
     void deleteUndoWithCtrlZ();
     void deleteUndoWithNoticeButton();
+    void statusBarKeepsItsHeight();
     void deleteUndoWhileOffline();
     void deleteTooLateToUndo();
     void selectionStaysAfterArchive();
@@ -85,7 +87,6 @@ private:
     void selectRow(int row);
     // Runs \a inside once the modal dialog opened by \a open is up (exec() or open()).
     void withModal(const std::function<void()> &open, const std::function<void(QWidget *)> &inside);
-    static QList<Article> articlesOn(const QUrl &server);
     static bool existsOn(const QUrl &server, qint64 id);
     MainWindow *window() const { return m_reader->window(); }
     // The "Article deleted — Undo" notice, its words and its button (null when missing).
@@ -107,47 +108,9 @@ private:
 
 namespace {
 
-WallabagClient::Credentials demoCredentials()
-{
-    return { DemoServer::demoClientId(), DemoServer::demoClientSecret(), DemoServer::demoUsername(),
-             DemoServer::demoPassword() };
-}
-
-void makeFast(KeepTrying::RetryingNetworkAccessManager *manager)
-{
-    KeepTrying::RetryPolicy policy = ReaderNetwork::retryPolicy();
-    const KeepTrying::RetryPolicy fast = KeepTrying::Test::fastPolicy();
-    policy.initialDelayMs = fast.initialDelayMs;
-    policy.maxDelayMs = fast.maxDelayMs;
-    policy.jitter = fast.jitter;
-    manager->setRetryPolicy(policy);
-    KeepTrying::Test::switchOffBreakerAndBudget(*manager);
-}
-
 constexpr int UndoMs = 400;
 
 } // namespace
-
-QList<Article> tst_Lossless::articlesOn(const QUrl &server)
-{
-    KeepTrying::RetryingNetworkAccessManager manager;
-    makeFast(&manager);
-    WallabagClient client(&manager);
-    client.setServer(server, demoCredentials());
-    QList<Article> articles;
-    bool done = false;
-    client.getJson(client.entriesUrl({ { QStringLiteral("perPage"), QStringLiteral("500") },
-                                       { QStringLiteral("detail"), QStringLiteral("metadata") } }),
-                   WallabagClient::Purpose::List, WallabagClient::Waiting::User,
-                   [&](const WallabagClient::Result &r) {
-                       if (r.ok)
-                           articles = WallabagJson::entriesPage(r.json, server).articles;
-                       done = true;
-                   });
-    if (!QTest::qWaitFor([&] { return done; }, 10000))
-        qWarning("no answer from %s", qPrintable(server.toString()));
-    return articles;
-}
 
 bool tst_Lossless::existsOn(const QUrl &server, qint64 id)
 {
@@ -206,17 +169,7 @@ void tst_Lossless::startReader(bool offline, bool waitForList, bool demo)
 
 QAction *tst_Lossless::menuAction(const QString &menuText, const QString &text) const
 {
-    const QList<QAction *> menus = window()->menuBar()->actions();
-    for (QAction *menu : menus) {
-        if (menu->text() != menuText || !menu->menu())
-            continue;
-        const QList<QAction *> actions = menu->menu()->actions();
-        for (QAction *action : actions) {
-            if (action->text() == text)
-                return action;
-        }
-    }
-    return nullptr;
+    return ReaderFixture::menuAction(window(), menuText, text);
 }
 
 void tst_Lossless::key(int k, Qt::KeyboardModifiers modifiers)
@@ -238,25 +191,7 @@ void tst_Lossless::selectRow(int row)
 void tst_Lossless::withModal(const std::function<void()> &open,
                              const std::function<void(QWidget *)> &inside)
 {
-    bool ran = false;
-    std::function<void()> poll;
-    poll = [&] {
-        QWidget *modal = QApplication::activeModalWidget();
-        if (!modal) {
-            QTimer::singleShot(20, poll);
-            return;
-        }
-        ran = true;
-        modal->activateWindow();
-        // Active, so that its focus is where a person would type.
-        if (!QTest::qWaitFor([modal] { return QApplication::activeWindow() == modal; }, 5000))
-            qWarning("the dialog did not become active");
-        inside(modal);
-    };
-    QTimer::singleShot(0, poll);
-    open();
-    QTRY_VERIFY_WITH_TIMEOUT(ran, 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(!QApplication::activeModalWidget(), 5000);
+    QVERIFY2(ReaderFixture::withModal(open, inside), "no modal dialog, or it did not close");
 }
 
 // Changes made offline, then a restart still offline: the outbox's count is shown at once
@@ -512,6 +447,34 @@ void tst_Lossless::deleteUndoWithNoticeButton()
     QVERIFY(existsOn((*m_a)->baseUrl(), id));
 }
 
+// The notice with its Undo button, and the words after it, do not make the status bar
+// taller (it grew by 3 px: the list and the panes above moved under the pointer).
+void tst_Lossless::statusBarKeepsItsHeight()
+{
+    startReader();
+    QStatusBar *bar = window()->statusBar();
+    const auto settled = [bar] {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        return bar->height();
+    };
+    const int before = settled();
+    QVERIFY(before > 0);
+    selectRow(2);
+    const qint64 id = window()->currentArticleId();
+    key(Qt::Key_Delete);
+    QVERIFY(undoButton());
+    QTRY_VERIFY_WITH_TIMEOUT(undoButton()->isVisible(), 2000);
+    QCOMPARE(settled(), before);
+    QCOMPARE(bar->geometry().top() + bar->height(), window()->height());
+    key(Qt::Key_Z, Qt::ControlModifier); // "… is back.", without the button
+    QTRY_COMPARE_WITH_TIMEOUT(window()->model()->rowOfId(id), 2, 2000);
+    QVERIFY(notice()->isVisible());
+    QCOMPARE(settled(), before);
+    QTRY_VERIFY_WITH_TIMEOUT(!notice()->isVisible(), 5000);
+    QCOMPARE(settled(), before);
+}
+
 // Offline, after the notice has gone: the delete waits in the outbox; Ctrl+Z cancels it there.
 void tst_Lossless::deleteUndoWhileOffline()
 {
@@ -628,19 +591,6 @@ void tst_Lossless::serverWithoutScheme()
     QVERIFY2(!message.contains(QStringLiteral("Invalid")), qPrintable(message));
 }
 
-int main(int argc, char *argv[])
-{
-    QTemporaryDir home;
-    if (!home.isValid())
-        return 1;
-    for (const char *name : { "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME" })
-        qputenv(name, QDir(home.path()).filePath(QString::fromLatin1(name)).toLocal8Bit());
-    qputenv("KEEPTRYING_NO_KEYCHAIN", "1");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("KeepTrying"));
-    QApplication::setApplicationName(QStringLiteral("tst_lossless"));
-    tst_Lossless test;
-    return QTest::qExec(&test, argc, argv);
-}
+KEEPTRYING_READER_TEST_MAIN(tst_Lossless, "tst_lossless")
 
 #include "tst_lossless.moc"

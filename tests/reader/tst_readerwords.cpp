@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: The KeepTrying authors
 // SPDX-License-Identifier: MIT
 
+#include "readerfixture.h"
 #include "testhelpers.h"
 #include "testserver.h"
 
-#include "library/readernetwork.h"
 #include "library/requestlog.h"
 #include "readerapp.h"
 #include "ui/mainwindow.h"
@@ -16,10 +16,8 @@
 #include <KeepTrying/retrybannercontroller.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
-#include <QtCore/QDir>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QSettings>
-#include <QtCore/QTemporaryDir>
 #include <QtGui/QTextBlock>
 #include <QtGui/QTextCursor>
 #include <QtTest/QSignalSpy>
@@ -31,6 +29,7 @@
 
 using KeepTrying::Demo::DemoServer;
 using KeepTrying::Test::TestServer;
+using namespace ReaderFixture;
 
 /*
     What the reader says while it waits or when it gives up, as a person meets it in the
@@ -55,23 +54,6 @@ private:
 };
 
 namespace {
-
-WallabagClient::Credentials demoCredentials()
-{
-    return { DemoServer::demoClientId(), DemoServer::demoClientSecret(), DemoServer::demoUsername(),
-             DemoServer::demoPassword() };
-}
-
-void makeFast(KeepTrying::RetryingNetworkAccessManager *manager)
-{
-    KeepTrying::RetryPolicy policy = ReaderNetwork::retryPolicy();
-    const KeepTrying::RetryPolicy fast = KeepTrying::Test::fastPolicy();
-    policy.initialDelayMs = fast.initialDelayMs;
-    policy.maxDelayMs = fast.maxDelayMs;
-    policy.jitter = fast.jitter;
-    manager->setRetryPolicy(policy);
-    KeepTrying::Test::switchOffBreakerAndBudget(*manager);
-}
 
 // What no person should have to read.
 const QRegularExpression engineering(QStringLiteral(
@@ -259,19 +241,6 @@ void tst_ReaderWords::typedReasonNotText()
 }
 
 // Settings, libraries and offline copies in a directory of the test's own, and no keychain.
-int main(int argc, char *argv[])
-{
-    QTemporaryDir home;
-    if (!home.isValid())
-        return 1;
-    for (const char *name : { "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME" })
-        qputenv(name, QDir(home.path()).filePath(QString::fromLatin1(name)).toLocal8Bit());
-    qputenv("KEEPTRYING_NO_KEYCHAIN", "1");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("KeepTrying"));
-    QApplication::setApplicationName(QStringLiteral("tst_readerwords"));
-    tst_ReaderWords test;
-    return QTest::qExec(&test, argc, argv);
-}
+KEEPTRYING_READER_TEST_MAIN(tst_ReaderWords, "tst_readerwords")
 
 #include "tst_readerwords.moc"

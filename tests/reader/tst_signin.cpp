@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: MIT
 
 #include "demoserverthread.h"
+#include "readerfixture.h"
 #include "testhelpers.h"
 
 #include "library/accountswitcher.h"
 #include "library/localstore.h"
 #include "library/outboxchangequeue.h"
-#include "library/readernetwork.h"
 #include "library/syncengine.h"
 #include "library/wallabagclient.h"
 #include "library/wallabagjson.h"
@@ -20,10 +20,8 @@
 #include <KeepTrying/Demo/demoserver.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
-#include <QtCore/QDir>
 #include <QtCore/QPointer>
 #include <QtCore/QSettings>
-#include <QtCore/QTemporaryDir>
 #include <QtGui/QAction>
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
@@ -39,6 +37,7 @@
 
 using KeepTrying::Demo::DemoServer;
 using KeepTrying::Test::DemoServerThread;
+using namespace ReaderFixture;
 
 /*
     File ▸ Sign In… as a person uses it, on the reader main() starts (ReaderApp): the menu
@@ -80,7 +79,6 @@ private:
     void showAllArticles();
     void checkListIsOf(const QList<Article> &serverArticles);
     void checkChangeStaysWithA(const QUrl &newServer);
-    static QList<Article> articlesOn(const QUrl &server);
     static Article articleOn(const QUrl &server, qint64 id);
 
     std::unique_ptr<DemoServerThread> m_a;
@@ -89,68 +87,6 @@ private:
     QPointer<SignInDialog> m_dialog;
     qint64 m_archived = 0; // on A, while A was down
 };
-
-namespace {
-
-WallabagClient::Credentials demoCredentials(const QString &password = DemoServer::demoPassword())
-{
-    return { DemoServer::demoClientId(), DemoServer::demoClientSecret(), DemoServer::demoUsername(),
-             password };
-}
-
-// The reader's own policy (Idempotency-Keys on writes), with the short delays of a test.
-void makeFast(KeepTrying::RetryingNetworkAccessManager *manager)
-{
-    KeepTrying::RetryPolicy policy = ReaderNetwork::retryPolicy();
-    const KeepTrying::RetryPolicy fast = KeepTrying::Test::fastPolicy();
-    policy.initialDelayMs = fast.initialDelayMs;
-    policy.maxDelayMs = fast.maxDelayMs;
-    policy.jitter = fast.jitter;
-    manager->setRetryPolicy(policy);
-    KeepTrying::Test::switchOffBreakerAndBudget(*manager);
-}
-
-QLineEdit *fieldLabelled(QWidget *dialog, const QString &label)
-{
-    const QList<QLabel *> labels = dialog->findChildren<QLabel *>();
-    for (QLabel *l : labels) {
-        if (l->text() == label)
-            return qobject_cast<QLineEdit *>(l->buddy());
-    }
-    return nullptr;
-}
-
-void typeInto(QLineEdit *field, const QString &text)
-{
-    field->setFocus();
-    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier); // select what is there
-    QTest::keyClick(field, Qt::Key_Backspace);
-    QTest::keyClicks(field, text);
-}
-
-} // namespace
-
-// What the server has, through its API (GET /api/entries.json), not through the reader.
-QList<Article> tst_SignIn::articlesOn(const QUrl &server)
-{
-    KeepTrying::RetryingNetworkAccessManager manager;
-    makeFast(&manager);
-    WallabagClient client(&manager);
-    client.setServer(server, demoCredentials());
-    QList<Article> articles;
-    bool done = false;
-    client.getJson(client.entriesUrl({ { QStringLiteral("perPage"), QStringLiteral("500") },
-                                       { QStringLiteral("detail"), QStringLiteral("metadata") } }),
-                   WallabagClient::Purpose::List, WallabagClient::Waiting::User,
-                   [&](const WallabagClient::Result &r) {
-                       if (r.ok)
-                           articles = WallabagJson::entriesPage(r.json, server).articles;
-                       done = true;
-                   });
-    if (!QTest::qWaitFor([&] { return done; }, 10000))
-        qWarning("no answer from %s", qPrintable(server.toString()));
-    return articles;
-}
 
 Article tst_SignIn::articleOn(const QUrl &server, qint64 id)
 {
@@ -420,21 +356,6 @@ void tst_SignIn::wrongPasswordThenRight()
     checkChangeStaysWithA(b);
 }
 
-// Settings, libraries, outboxes and offline copies in a directory of the test's own, and
-// no keychain: set before anything reads a path.
-int main(int argc, char *argv[])
-{
-    QTemporaryDir home;
-    if (!home.isValid())
-        return 1;
-    for (const char *name : { "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME" })
-        qputenv(name, QDir(home.path()).filePath(QString::fromLatin1(name)).toLocal8Bit());
-    qputenv("KEEPTRYING_NO_KEYCHAIN", "1");
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("KeepTrying"));
-    QApplication::setApplicationName(QStringLiteral("tst_signin"));
-    tst_SignIn test;
-    return QTest::qExec(&test, argc, argv);
-}
+KEEPTRYING_READER_TEST_MAIN(tst_SignIn, "tst_signin")
 
 #include "tst_signin.moc"

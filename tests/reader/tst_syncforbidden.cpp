@@ -5,7 +5,7 @@
 // validateUserAccess) on GET, PATCH, DELETE and its tags. The reader refuses that one change
 // once, in words, and everything else goes on.
 
-#include "demoserverthread.h"
+#include "syncfixture.h"
 #include "testhelpers.h"
 
 #include "library/localstore.h"
@@ -27,7 +27,7 @@
 using KeepTrying::Demo::DemoServer;
 using KeepTrying::Demo::RecordedRequest;
 
-class tst_SyncForbidden : public QObject
+class tst_SyncForbidden : public QObject, protected SyncFixture
 {
     Q_OBJECT
 
@@ -37,60 +37,20 @@ private Q_SLOTS:
     void otherUsersEntryIsRefusedAloneAndOnce();
 
 private:
-    bool refresh();
     int requestsTo(const QByteArray &method, const QString &path) const;
     // An entry saved by the demo server's other user; its id.
     qint64 otherUsersEntry();
-
-    std::unique_ptr<KeepTrying::Test::DemoServerThread> m_server;
-    std::unique_ptr<KeepTrying::RetryingNetworkAccessManager> m_manager;
-    std::unique_ptr<WallabagClient> m_client;
-    std::unique_ptr<LocalStore> m_store;
-    std::unique_ptr<OutboxChangeQueue> m_queue;
-    std::unique_ptr<SyncEngine> m_engine;
-    QTemporaryDir m_dir;
 };
 
 void tst_SyncForbidden::init()
 {
-    QVERIFY(m_dir.isValid());
-    QFile::remove(m_dir.filePath(QStringLiteral("outbox.sqlite")));
-    m_server = std::make_unique<KeepTrying::Test::DemoServerThread>();
-    QVERIFY(m_server->listen() != 0);
-    m_store = std::make_unique<LocalStore>();
-    QVERIFY(m_store->open(QStringLiteral(":memory:")));
-    m_manager = std::make_unique<KeepTrying::RetryingNetworkAccessManager>();
-    m_manager->setRetryPolicy(KeepTrying::Test::fastPolicy());
-    KeepTrying::Test::switchOffBreakerAndBudget(*m_manager);
-    m_client = std::make_unique<WallabagClient>(m_manager.get());
-    m_client->setServer((*m_server)->baseUrl(),
-                        { DemoServer::demoClientId(), DemoServer::demoClientSecret(),
-                          DemoServer::demoUsername(), DemoServer::demoPassword() });
-    m_queue = std::make_unique<OutboxChangeQueue>(m_client.get(), m_manager.get(),
-                                                  m_dir.filePath(QStringLiteral("outbox.sqlite")));
-    m_engine = std::make_unique<SyncEngine>(m_client.get(), m_store.get(), m_queue.get());
-    m_engine->setPageSize(10);
+    QVERIFY(start());
     m_engine->setTextPageSize(10);
-    m_engine->setPrefetchContent(false);
 }
 
 void tst_SyncForbidden::cleanup()
 {
-    m_engine.reset();
-    m_queue.reset();
-    m_client.reset();
-    m_manager.reset();
-    m_store.reset();
-    m_server.reset();
-}
-
-bool tst_SyncForbidden::refresh()
-{
-    QSignalSpy done(m_engine.get(), &SyncEngine::refreshed);
-    QSignalSpy failed(m_engine.get(), &SyncEngine::refreshFailed);
-    m_engine->refresh();
-    return QTest::qWaitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, 10000) &&
-        !done.isEmpty();
+    stop();
 }
 
 int tst_SyncForbidden::requestsTo(const QByteArray &method, const QString &path) const

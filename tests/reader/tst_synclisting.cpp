@@ -6,7 +6,7 @@
 // PHP sees, a strict second-precision since, LIMIT/OFFSET pages with no tie-breaker, 404
 // past the last page, and dates in the server's own offset.
 
-#include "demoserverthread.h"
+#include "syncfixture.h"
 #include "testhelpers.h"
 
 #include "library/localstore.h"
@@ -28,7 +28,7 @@
 using KeepTrying::Demo::DemoServer;
 using KeepTrying::Demo::RecordedRequest;
 
-class tst_SyncListing : public QObject
+class tst_SyncListing : public QObject, protected SyncFixture
 {
     Q_OBJECT
 
@@ -54,39 +54,15 @@ private:
     QList<RecordedRequest> lists() const;
     int singleEntryGets() const;
     bool everyUnreadHasText(const QSet<qint64> &except = {}) const;
-    void makeEngine();
     // Calls \a action in the server's thread when the \a n-th list request of the
     // current refresh arrives, before it is answered.
     void onListRequest(int n, std::function<void()> action);
-
-    std::unique_ptr<KeepTrying::Test::DemoServerThread> m_server;
-    std::unique_ptr<KeepTrying::RetryingNetworkAccessManager> m_manager;
-    std::unique_ptr<WallabagClient> m_client;
-    std::unique_ptr<LocalStore> m_store;
-    std::unique_ptr<OutboxChangeQueue> m_queue;
-    std::unique_ptr<SyncEngine> m_engine;
-    QTemporaryDir m_dir;
     int m_listRequests = 0;
 };
 
 void tst_SyncListing::init()
 {
-    QVERIFY(m_dir.isValid());
-    QFile::remove(m_dir.filePath(QStringLiteral("outbox.sqlite")));
-    m_server = std::make_unique<KeepTrying::Test::DemoServerThread>();
-    QVERIFY(m_server->listen() != 0);
-    m_store = std::make_unique<LocalStore>();
-    QVERIFY(m_store->open(QStringLiteral(":memory:")));
-    m_manager = std::make_unique<KeepTrying::RetryingNetworkAccessManager>();
-    m_manager->setRetryPolicy(KeepTrying::Test::fastPolicy());
-    KeepTrying::Test::switchOffBreakerAndBudget(*m_manager);
-    m_client = std::make_unique<WallabagClient>(m_manager.get());
-    m_client->setServer((*m_server)->baseUrl(),
-                        { DemoServer::demoClientId(), DemoServer::demoClientSecret(),
-                          DemoServer::demoUsername(), DemoServer::demoPassword() });
-    m_queue = std::make_unique<OutboxChangeQueue>(m_client.get(), m_manager.get(),
-                                                  m_dir.filePath(QStringLiteral("outbox.sqlite")));
-    makeEngine();
+    QVERIFY(start());
     m_listRequests = 0;
     connect((*m_server).server(), &DemoServer::requestReceived, this,
             [this](const QByteArray &, const QString &path) {
@@ -96,35 +72,15 @@ void tst_SyncListing::init()
             Qt::DirectConnection);
 }
 
-void tst_SyncListing::makeEngine()
-{
-    // A new engine on the same store: as the reader after a restart.
-    m_engine.reset();
-    m_engine = std::make_unique<SyncEngine>(m_client.get(), m_store.get(), m_queue.get());
-    m_engine->setPageSize(10);
-    m_engine->setPrefetchContent(false);
-}
-
 void tst_SyncListing::cleanup()
 {
-    m_engine.reset();
-    m_queue.reset();
-    m_client.reset();
-    m_manager.reset();
-    m_store.reset();
-    m_server.reset();
+    stop();
 }
 
 bool tst_SyncListing::refresh()
 {
-    QSignalSpy done(m_engine.get(), &SyncEngine::refreshed);
-    QSignalSpy failed(m_engine.get(), &SyncEngine::refreshFailed);
     m_listRequests = 0;
-    m_engine->refresh();
-    const bool ended = QTest::qWaitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, 20000);
-    if (!failed.isEmpty())
-        qWarning() << "refresh failed:" << failed.constFirst().constFirst().toString();
-    return ended && !done.isEmpty();
+    return SyncFixture::refresh(20000);
 }
 
 QList<RecordedRequest> tst_SyncListing::lists() const

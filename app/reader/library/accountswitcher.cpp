@@ -10,10 +10,28 @@
 #include <KeepTrying/offlinecopy.h>
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
+#include <QtCore/QFile>
 #include <QtCore/QLoggingCategory>
 #include <QtCore/QTimer>
 
 Q_LOGGING_CATEGORY(lcAccounts, "keeptrying.reader.accounts", QtWarningMsg)
+
+namespace {
+
+// While signed out the window shows a library of nobody's, which no file keeps.
+const QString SignedOutLibrary = QStringLiteral(":memory:");
+
+// An SQLite file and what WAL mode keeps beside it.
+void removeDatabase(const QString &path)
+{
+    for (const QString &suffix :
+         { QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral(".lock") }) {
+        if (QFile::exists(path + suffix) && !QFile::remove(path + suffix))
+            qCWarning(lcAccounts) << "could not remove a file of the account signed out of";
+    }
+}
+
+} // namespace
 
 // An account left behind with changes still to send. Members are destroyed bottom-up: the
 // engine before the queue it listens to, the queue before the client that signs it.
@@ -109,7 +127,8 @@ bool AccountSwitcher::switchTo(const Account &account, QString *errorMessage)
     m_engine->stop();
     if (!m_store->open(path(account.key, QStringLiteral("library")), errorMessage)) {
         qCWarning(lcAccounts) << "cannot open the library of the new account; staying";
-        m_store->open(path(previous.key, QStringLiteral("library")));
+        m_store->open(previous.key.isEmpty() ? SignedOutLibrary
+                                             : path(previous.key, QStringLiteral("library")));
         m_engine->start();
         return false;
     }
@@ -128,6 +147,35 @@ bool AccountSwitcher::switchTo(const Account &account, QString *errorMessage)
     m_engine->start();
     Q_EMIT switched(account.key);
     return true;
+}
+
+void AccountSwitcher::signOut(bool keepChanges)
+{
+    if (isSignedOut())
+        return;
+    cancelSignIn();
+    m_engine->stop();
+    const Account leaving = m_current;
+    // Written down while the client still knows the server; then the outbox closes, its
+    // replays in flight aborted: nothing goes with this account's token from now on.
+    if (keepChanges)
+        m_queue->keepForLater();
+    m_queue->setDatabasePath(QString());
+    if (!keepChanges)
+        removeDatabase(path(leaving.key, QStringLiteral("outbox")));
+    // Its calls stopped, its token request too, its tokens and password forgotten.
+    m_client->setServer(QUrl(), {});
+    if (m_manager->isOfflineCopyStoreOpen()) {
+        m_manager->clearOfflineCopies(); // the current account's only
+        KeepTrying::OfflineCopy::Settings copies = m_manager->offlineCopySettings();
+        copies.accountKey.clear();
+        m_manager->setOfflineCopySettings(copies);
+    }
+    m_store->open(SignedOutLibrary);
+    m_store->setServer(QUrl());
+    removeDatabase(path(leaving.key, QStringLiteral("library")));
+    m_current = Account();
+    Q_EMIT signedOut(leaving.key);
 }
 
 void AccountSwitcher::retire(const Account &account)

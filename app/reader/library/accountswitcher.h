@@ -87,6 +87,15 @@ public:
         reader then stays with the account it had. */
     bool switchTo(const Account &account, QString *errorMessage = nullptr);
 
+    /*! Signs out of the current account: stops what runs for it (its list, its outbox's
+        replays, a sign-in), forgets its tokens and password, removes its library and its
+        offline copies from this computer, and serves no account (isSignedOut(); an empty
+        library in memory) until the next signIn() or switchTo(). Its outbox file stays when
+        \a keepChanges, with the changes held in memory written into it, and goes to the
+        server at the next sign-in to that account; else it is removed. */
+    void signOut(bool keepChanges);
+    bool isSignedOut() const { return m_current.key.isEmpty(); }
+
     /*! Accounts left behind whose changes are still being sent. */
     int retiredCount() const { return int(m_retired.size()); }
 
@@ -94,6 +103,8 @@ Q_SIGNALS:
     /*! The reader now serves \a key; a refresh has started. */
     void switched(const QString &key);
     void retiredCountChanged(int count);
+    /*! The reader signed out of \a key and now serves no account. */
+    void signedOut(const QString &key);
     /*! The retired account \a key was closed: \a waiting changes were still not sent (0:
         all went); those stay in its files until the user is back in it. */
     void retiredClosed(const QString &key, int waiting);

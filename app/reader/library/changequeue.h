@@ -57,6 +57,8 @@ public:
     /*! True when the queue holds a change of \a kind to \a articleId, waiting or refused:
         the engine then does not enqueue the store's pending field again at start. */
     virtual bool holds(qint64 articleId, Change::Kind kind) const = 0;
+    /*! The changes waiting (not refused), oldest first. */
+    virtual QList<Change> waiting() const { return {}; }
     /*! False while the queue cannot tell yet what it holds (before opened()). */
     virtual bool isOpen() const { return true; }
     /*! Forgets the refused changes of \a articleId (the user undid or discarded them). */

@@ -13,6 +13,7 @@
 #include <QtNetwork/QNetworkReply>
 
 #include <limits>
+#include <utility>
 
 namespace {
 // Costs are in KiB so that a bound of a few GiB still fits QCache's int.
@@ -59,6 +60,7 @@ void ImageStore::request(const QUrl &url, Use use)
     QNetworkReply *reply = m_client->getImage(
         url,
         use == Use::Article ? KeepTrying::OfflineCopy::KeepPinned : KeepTrying::OfflineCopy::Keep);
+    track(reply);
     if (auto *retrying = qobject_cast<KeepTrying::RetryingReply *>(reply)) {
         // The copy kept from an earlier run, while the fresh one is slow or the network gone.
         connect(retrying, &KeepTrying::RetryingReply::staleCopyOffered, this,
@@ -93,6 +95,32 @@ void ImageStore::request(const QUrl &url, Use use)
         }
         Q_EMIT pendingCountChanged(pendingCount());
     });
+}
+
+void ImageStore::track(QNetworkReply *reply)
+{
+    m_replies.removeAll(nullptr); // those finished and deleted
+    m_replies.append(reply);
+}
+
+void ImageStore::clear()
+{
+    const auto replies = std::exchange(m_replies, {});
+    for (const QPointer<QNetworkReply> &reply : replies) {
+        if (!reply)
+            continue;
+        reply->disconnect(this);
+        reply->abort();
+        reply->deleteLater();
+    }
+    m_images.clear();
+    m_thumbnails.clear();
+    m_pending.clear();
+    m_failed.clear();
+    m_keepQueue.clear();
+    m_kept.clear();
+    m_keepRunning = 0;
+    Q_EMIT pendingCountChanged(0);
 }
 
 QImage ImageStore::image(const QUrl &url) const
@@ -164,6 +192,7 @@ void ImageStore::keepNext()
         // Evictable: pictures of every saved article, pinned, could outgrow any disk; the
         // person's budget decides, and opening the article pins its pictures.
         QNetworkReply *reply = m_client->getImage(url, KeepTrying::OfflineCopy::Keep);
+        track(reply);
         // The manager stores the body as the offline copy; nothing is decoded here.
         connect(reply, &QNetworkReply::readyRead, reply,
                 [reply] { reply->skip(reply->bytesAvailable()); });

@@ -8,10 +8,15 @@
 #include <QtCore/QHash>
 #include <QtCore/QList>
 #include <QtCore/QObject>
+#include <QtCore/QPointer>
 #include <QtCore/QSet>
 #include <QtCore/QUrl>
 #include <QtGui/QImage>
 #include <QtGui/QPixmap>
+
+QT_BEGIN_NAMESPACE
+class QNetworkReply;
+QT_END_NAMESPACE
 
 class WallabagClient;
 
@@ -58,6 +63,9 @@ public:
     void keepForOffline(const QList<QUrl> &urls);
     /*! keepForOffline() downloads queued or under way. */
     int keepingCount() const { return int(m_keepQueue.size()) + m_keepRunning; }
+    /*! Forgets every image in memory and stops every download (the person signed out):
+        nothing of the account left behind stays on screen or goes on loading. */
+    void clear();
     /*! The pictures an article's \a html shows, resolved against \a base; only http(s). */
     static QList<QUrl> picturesOf(const QString &html, const QUrl &base);
 
@@ -70,6 +78,7 @@ Q_SIGNALS:
 private:
     void store(const QUrl &url, const QImage &image);
     void keepNext();
+    void track(QNetworkReply *reply);
 
     WallabagClient *m_client;
     QCache<QUrl, QImage> m_images;
@@ -78,6 +87,7 @@ private:
     mutable QCache<QString, QPixmap> m_thumbnails;
     QList<QUrl> m_keepQueue;
     QSet<QUrl> m_kept; // downloaded (or queued) for offline in this run
+    QList<QPointer<QNetworkReply>> m_replies; // running, for clear()
     int m_keepRunning = 0;
 };
 

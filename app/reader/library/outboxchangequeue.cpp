@@ -3,6 +3,8 @@
 
 #include "outboxchangequeue.h"
 
+#include <algorithm>
+
 #include "wallabagclient.h"
 #include "wallabagjson.h"
 
@@ -69,7 +71,7 @@ OutboxChangeQueue::OutboxChangeQueue(WallabagClient *client,
 
 void OutboxChangeQueue::peek()
 {
-    m_peeked = qMax(0, Outbox::pendingCountIn(m_path));
+    m_peeked = m_path.isEmpty() ? 0 : qMax(0, Outbox::pendingCountIn(m_path));
 }
 
 OutboxChangeQueue::~OutboxChangeQueue() = default;
@@ -92,6 +94,34 @@ void OutboxChangeQueue::setDatabasePath(const QString &databasePath)
         });
 }
 
+void OutboxChangeQueue::keepForLater()
+{
+    const QList<qint64> graced = m_graced.keys();
+    m_graced.clear(); // their timers find nothing
+    for (qint64 id : graced) {
+        Change deletion;
+        deletion.kind = Change::Kind::Delete;
+        deletion.articleId = id;
+        pass(deletion);
+    }
+    if (m_held.isEmpty() || m_path.isEmpty())
+        return;
+    // Never opened (no sign-in this session): an outbox of its own, only to write them
+    // down; it drains from the event loop, and is gone before that.
+    const bool wasOpen = m_outbox != nullptr;
+    if (!wasOpen)
+        m_outbox = std::make_unique<Outbox>(m_path, m_manager);
+    const QList<Change> held = std::exchange(m_held, {});
+    for (const Change &change : held)
+        send(change);
+    if (!wasOpen) {
+        m_outbox.reset();
+        m_items.clear();
+        peek();
+    }
+    countChanged();
+}
+
 bool OutboxChangeQueue::isOpen() const
 {
     return m_outbox != nullptr;
@@ -99,6 +129,8 @@ bool OutboxChangeQueue::isOpen() const
 
 void OutboxChangeQueue::open()
 {
+    if (m_path.isEmpty())
+        return; // signed out: no account's outbox
     m_outbox = std::make_unique<Outbox>(m_path, m_manager);
     m_peeked = 0; // the outbox counts from now on
     // The client's authenticator signs each replay with the current token; a 401 (the
@@ -204,6 +236,26 @@ bool OutboxChangeQueue::holds(qint64 articleId, Change::Kind kind) const
             return true;
     }
     return false;
+}
+
+QList<Change> OutboxChangeQueue::waiting() const
+{
+    QList<qint64> ids = m_items.keys();
+    std::sort(ids.begin(), ids.end()); // the outbox's order
+    QList<Change> changes;
+    for (qint64 id : std::as_const(ids)) {
+        const Entry &entry = m_items[id];
+        if (!entry.dead)
+            changes << entry.change;
+    }
+    changes << m_held;
+    for (auto it = m_graced.constBegin(); it != m_graced.constEnd(); ++it) {
+        Change deletion;
+        deletion.kind = Change::Kind::Delete;
+        deletion.articleId = it.key();
+        changes << deletion;
+    }
+    return changes;
 }
 
 void OutboxChangeQueue::countChanged()

@@ -72,6 +72,7 @@ public:
         its file holds, read without sending anything (Outbox::pendingCountIn()). */
     int waitingCount() const override;
     bool holds(qint64 articleId, Change::Kind kind) const override;
+    QList<Change> waiting() const override;
     void discard(qint64 articleId) override;
     /*! Takes back a change still held (the delete's grace time, or before the outbox
         opened) or still queued in the outbox (Outbox::cancel()). */
@@ -91,6 +92,11 @@ public:
         of their account still marks them pending (SyncEngine::start() queues them again). */
     void setDatabasePath(const QString &databasePath);
     QString databasePath() const { return m_path; }
+    /*! Writes what is held in memory (changes made before the outbox opened, deletes in
+        their grace time) into the outbox file now, without sending it: a sign-out that
+        keeps the changes closes the outbox next (setDatabasePath()), before the event loop
+        lets anything go, and the library that marked them pending is removed. */
+    void keepForLater();
 
     /*! How long after an add's attempt that may have reached the server the add is believed
         absent (Outbox::Settings::resendSettleMs): longer than wallabag's page fetch (up to

@@ -151,6 +151,25 @@ bool SyncEngine::sweepDue(qint64 now) const
     return last <= 0 || last > now || now - last >= m_sweepIntervalMs;
 }
 
+void SyncEngine::showWaiting()
+{
+    // What the queue still sends and the store does not mark pending: a library made afresh
+    // after a sign-out that kept the changes. Shown as the person left it, not as the
+    // server still has it, until the server confirms (the store marks it pending now).
+    const QList<Change> waiting = m_queue->waiting();
+    for (const Change &change : waiting) {
+        const Article a = m_store->article(change.articleId);
+        if (change.articleId <= 0 || a.id != change.articleId)
+            continue;
+        if (change.kind == Change::Kind::Star && a.starred != change.flag)
+            m_store->setStarred(a.id, change.flag);
+        else if (change.kind == Change::Kind::Archive && a.archived != change.flag)
+            m_store->setArchived(a.id, change.flag);
+        else if (change.kind == Change::Kind::Delete && !m_store->isMarkedDeleted(a.id))
+            m_store->markDeleted(a.id);
+    }
+}
+
 void SyncEngine::enqueueUnheldPending()
 {
     // What the store marks waiting and the queue does not hold: changes made before the
@@ -331,6 +350,7 @@ void SyncEngine::finishPhase()
         m_merged.insert(a.id);
     m_incomingIndex.clear();
     m_store->mergeFromServer(std::exchange(m_incoming, {}));
+    showWaiting();
     if (m_phase == Phase::Sweep && m_passComplete) {
         m_swept = true;
         m_store->sweep(m_passSeen);

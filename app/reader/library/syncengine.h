@@ -124,6 +124,7 @@ private:
     void prefetchNext();
     void enqueue(const Change &change);
     void enqueueUnheldPending();
+    void showWaiting();
     void changeConfirmed(const Change &change, const QJsonObject &entry);
     void changeRefused(const Change &change, const QString &reason);
     void refreshSoon();

@@ -248,11 +248,16 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *add = file->addAction(tr("&Save a Link…"), this, &MainWindow::addUrl);
-    add->setShortcut(QKeySequence::New);
-    add->setStatusTip(tr("Save the article at a web address to your list"));
+    m_addAction = file->addAction(tr("&Save a Link…"), this, &MainWindow::addUrl);
+    m_addAction->setShortcut(QKeySequence::New);
+    m_addAction->setStatusTip(tr("Save the article at a web address to your list"));
     QAction *signIn = file->addAction(tr("S&ign In…"), this, &MainWindow::signInRequested);
     signIn->setStatusTip(tr("Choose the wallabag server and account to read"));
+    m_signOutAction = file->addAction(tr("Sign &Out…"), this, &MainWindow::signOutRequested);
+    m_signOutAction->setObjectName(QStringLiteral("signOutAction"));
+    m_signOutAction->setStatusTip(
+        tr("Forget your password and remove your library from this computer"));
+    m_signOutAction->setEnabled(false); // until an account of one's own is read
     QAction *failed =
         file->addAction(tr("&Changes Not Saved…"), this, &MainWindow::showFailedChanges);
     failed->setStatusTip(tr("The changes the server refused, with what went wrong"));
@@ -415,6 +420,24 @@ void MainWindow::setSimulatedOffline(bool offline)
 bool MainWindow::isOffline() const
 {
     return m_connectivity->isOffline();
+}
+
+void MainWindow::setAccountActions(bool signedIn, bool canSignOut)
+{
+    m_addAction->setEnabled(signedIn); // a link saved for nobody would be lost
+    m_signOutAction->setEnabled(canSignOut);
+}
+
+void MainWindow::showSignedOut()
+{
+    m_model->reload();
+    m_countLabel->setText(QString());
+    m_savedLabel->clear(); // the age of a copy that is gone
+    m_pane->showPlaceholder(tr("You are signed out"),
+                            tr("Your library was removed from this computer. Choose File ▸ "
+                               "Sign In… to read it again."));
+    setServerDescription(tr("Not signed in"));
+    statusBar()->showMessage(tr("Signed out."), 8000);
 }
 
 void MainWindow::showLibrary()

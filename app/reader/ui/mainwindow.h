@@ -88,6 +88,14 @@ public:
     /*! Opens Developer ▸ Faults and Request Log. */
     void showDeveloperWindow();
 
+    /*! File ▸ Sign Out… (signOutRequested()). */
+    QAction *signOutAction() const { return m_signOutAction; }
+    /*! Offers what needs an account (Save a Link) only while \a signedIn, and Sign Out
+        only when \a canSignOut (an account of one's own). */
+    void setAccountActions(bool signedIn, bool canSignOut);
+    /*! Says in the empty window that the person signed out and how to sign in again. */
+    void showSignedOut();
+
     /*! Shows what the store has at once (the saved copy), then waits for the refresh. */
     void showLibrary();
     /*! Says in words that signing in or loading failed for a reason trying again cannot
@@ -120,6 +128,8 @@ Q_SIGNALS:
     void listPainted(int rows, qint64 ms);
     /*! File ▸ Sign In… was chosen. */
     void signInRequested();
+    /*! File ▸ Sign Out…: the person wants to sign out of the account read now. */
+    void signOutRequested();
     /*! The window shows the short "Back online — updated" notice. */
     void backOnlineShown();
 
@@ -183,6 +193,8 @@ private:
     std::function<bool(const QUrl &)> m_openUrl;
     UndoNotice *m_undoNotice = nullptr;
     QAction *m_undoAction = nullptr;
+    QAction *m_addAction = nullptr;
+    QAction *m_signOutAction = nullptr;
     int m_undoNoticeMs = 6000;
     struct Deleted
     {

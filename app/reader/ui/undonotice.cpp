@@ -19,6 +19,11 @@ UndoNotice::UndoNotice(QWidget *parent) : QFrame(parent)
     m_undo->setObjectName(QStringLiteral("undoButton"));
     m_undo->setFlat(true);
     m_undo->setToolTip(tr("Take it back (Ctrl+Z)"));
+    // The button is taller than a line of text: the notice keeps its height when the words
+    // after it show without the button, so the status bar never changes height under them.
+    QSizePolicy policy = m_undo->sizePolicy();
+    policy.setRetainSizeWhenHidden(true);
+    m_undo->setSizePolicy(policy);
     layout->addWidget(m_label);
     layout->addWidget(m_undo);
     connect(m_undo, &QPushButton::clicked, this, &UndoNotice::undoRequested);
