@@ -327,10 +327,10 @@ void tst_CredentialStore::keychainSurvivesRestart()
         QVERIFY(found);
         QCOMPARE(back.password, secrets.password);
         QVERIFY(!fresh.isSessionOnly());
-        // Sign-out deletes it from the keychain.
-        bool removed = false;
-        fresh.remove(account, [&] { removed = true; });
-        QTRY_VERIFY_WITH_TIMEOUT(removed, 10000);
+        // Sign-out deletes it from the keychain, also when the reader quits at once after
+        // it: the store waits for the keychain's answer before it goes.
+        fresh.remove(account);
+        QCOMPARE(fresh.pendingChanges(), 1);
     }
     CredentialStore afterSignOut(QString::fromLatin1(Service));
     QCOMPARE(read(afterSignOut, account).first, false);

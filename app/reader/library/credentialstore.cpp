@@ -3,9 +3,11 @@
 
 #include "credentialstore.h"
 
+#include <QtCore/QEventLoop>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QLoggingCategory>
+#include <QtCore/QTimer>
 
 #ifdef KEEPTRYING_READER_HAVE_KEYCHAIN
 #include <qt6keychain/keychain.h>
@@ -38,7 +40,31 @@ CredentialStore::CredentialStore(const QString &service, bool useKeychain, QObje
 {
 }
 
-CredentialStore::~CredentialStore() = default;
+CredentialStore::~CredentialStore()
+{
+    // Whoever asked is being torn down too: their callbacks are not called any more.
+    m_closing = true;
+    if (m_pendingChanges > 0 && !waitForPendingChanges(3000))
+        qCWarning(lcCredentials) << "the keychain did not answer" << m_pendingChanges
+                                 << "change(s) before quitting";
+}
+
+bool CredentialStore::waitForPendingChanges(int timeoutMs)
+{
+    if (m_pendingChanges == 0)
+        return true;
+    QEventLoop loop;
+    connect(this, &CredentialStore::pendingChangesDone, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec(QEventLoop::ExcludeUserInputEvents);
+    return m_pendingChanges == 0;
+}
+
+void CredentialStore::changeDone()
+{
+    if (--m_pendingChanges == 0)
+        Q_EMIT pendingChangesDone();
+}
 
 bool CredentialStore::hasKeychainSupport()
 {
@@ -103,12 +129,14 @@ void CredentialStore::write(const QString &account, const Secrets &secrets,
         job->setInsecureFallback(false);
         job->setKey(account);
         job->setBinaryData(encode(secrets));
+        ++m_pendingChanges;
         connect(job, &QKeychain::Job::finished, this, [this, job, done] {
             if (job->error() != QKeychain::NoError) {
                 qCInfo(lcCredentials) << "keychain write failed:" << job->error();
                 fallBackToSession();
             }
-            if (done)
+            changeDone();
+            if (done && !m_closing)
                 done(true);
         });
         job->start();
@@ -128,10 +156,12 @@ void CredentialStore::remove(const QString &account, std::function<void()> done)
         job->setAutoDelete(true);
         job->setInsecureFallback(false);
         job->setKey(account);
-        connect(job, &QKeychain::Job::finished, this, [job, done] {
+        ++m_pendingChanges;
+        connect(job, &QKeychain::Job::finished, this, [this, job, done] {
             if (job->error() != QKeychain::NoError && job->error() != QKeychain::EntryNotFound)
                 qCInfo(lcCredentials) << "keychain delete failed:" << job->error();
-            if (done)
+            changeDone();
+            if (done && !m_closing)
                 done();
         });
         job->start();

@@ -39,7 +39,14 @@ public:
         this session only (also when the build has no QtKeychain). */
     explicit CredentialStore(const QString &service, bool useKeychain = true,
                              QObject *parent = nullptr);
+    /*! Waits (at most 3 s, events of the keychain's D-Bus calls only) for writes and removals
+        still in flight: a quit right after Sign Out must not leave the password behind. */
     ~CredentialStore() override;
+
+    /*! Writes and removals the keychain has not answered yet. */
+    int pendingChanges() const { return m_pendingChanges; }
+    /*! Runs the event loop until pendingChanges() is 0 or \a timeoutMs passed; true when 0. */
+    bool waitForPendingChanges(int timeoutMs);
 
     /*! True when the build has QtKeychain. */
     static bool hasKeychainSupport();
@@ -59,13 +66,18 @@ public:
 
 Q_SIGNALS:
     void sessionOnlyChanged(bool sessionOnly);
+    /*! pendingChanges() fell to 0. */
+    void pendingChangesDone();
 
 private:
     void fallBackToSession();
+    void changeDone();
 
     QString m_service;
     bool m_sessionOnly = true;
     QHash<QString, Secrets> m_session;
+    int m_pendingChanges = 0;
+    bool m_closing = false;
 };
 
 #endif // KEEPTRYING_READER_CREDENTIALSTORE_H
