@@ -25,11 +25,12 @@ QNetworkReply *RetryingNetworkAccessManagerPrivate::createAttempt(
 {
     Q_Q(RetryingNetworkAccessManager);
     // HTTP/2 over TLS (on by default), with prior knowledge, or by upgrade.
+    // (Allowed is looked up last: it is on by default, and matters only where HTTP/2 may go.)
     const bool tls =
         request.url().scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0;
     const bool http2 = request.attribute(QNetworkRequest::Http2DirectAttribute).toBool() ||
-        (request.attribute(QNetworkRequest::Http2AllowedAttribute, true).toBool() &&
-         (tls || request.attribute(QNetworkRequest::Http2CleartextAllowedAttribute).toBool()));
+        ((tls || request.attribute(QNetworkRequest::Http2CleartextAllowedAttribute).toBool()) &&
+         request.attribute(QNetworkRequest::Http2AllowedAttribute, true).toBool());
     if (!http2)
         return q->QNetworkAccessManager::createRequest(op, request, outgoingData);
     const QString origin = Reachability::originOf(request.url());

@@ -228,7 +228,7 @@ void RetryingReplyPrivate::startAttempt()
         return;
     }
 
-    QNetworkRequest r;
+    QNetworkRequest r = hop->request();
     QIODevice *upload =
         hop->prepare(r, attempt, forwarder.handedOver(), forwarder.validator(), policy, q);
     signAttempt(r);
