@@ -105,7 +105,8 @@ QIODevice *RequestHop::prepare(QNetworkRequest &r, int attempt, qint64 handedOve
     }
     // Every hop of a redirect is ours to follow: a retry then goes to the hop that failed,
     // and credentials stay with their origin.
-    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                   QVariant::fromValue(QNetworkRequest::ManualRedirectPolicy));
 
     if (m_bodyDevice && attempt > 1 && !m_bodyDevice->isSequential())
         m_bodyDevice->seek(m_bodyDeviceStart);

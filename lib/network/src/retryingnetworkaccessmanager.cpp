@@ -17,6 +17,7 @@
 #include "retryingreply_p.h"
 
 #include <memory>
+#include <optional>
 
 namespace KeepTrying {
 
@@ -344,15 +345,25 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
     if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
         return QNetworkAccessManager::createRequest(op, request, outgoingData);
 
+    // The manager's policy, unless the request changes it (then a copy of its own).
+    std::optional<RetryPolicy> own;
     const QVariant custom = request.attribute(QNetworkRequest::Attribute(RetryPolicyAttribute));
-    RetryPolicy policy = custom.canConvert<RetryPolicy>() ? custom.value<RetryPolicy>() : d->policy;
+    if (custom.isValid() && custom.canConvert<RetryPolicy>())
+        own = custom.value<RetryPolicy>();
     const QVariant wait =
         request.attribute(QNetworkRequest::Attribute(WaitForConnectivityAttribute));
-    if (wait.isValid())
-        policy.waitForConnectivity = wait.toBool();
+    if (wait.isValid()) {
+        if (!own)
+            own = d->policy;
+        own->waitForConnectivity = wait.toBool();
+    }
     const QVariant deadline = request.attribute(QNetworkRequest::Attribute(DeadlineAttribute));
-    if (deadline.isValid())
-        policy.deadlineMs = std::max<qint64>(0, deadline.toLongLong());
+    if (deadline.isValid()) {
+        if (!own)
+            own = d->policy;
+        own->deadlineMs = std::max<qint64>(0, deadline.toLongLong());
+    }
+    const RetryPolicy &policy = own ? *own : d->policy;
     ++d->statistics.requests;
     // Qt's own createRequest() turns autoDeleteReplies() into this attribute, and get()
     // and friends read it from the reply we return: do the same for the outer reply.

@@ -412,6 +412,7 @@ void RetryingReplyPrivate::teachMonitors(const Outcome &outcome, FaultClass faul
     lesson.httpStatus = outcome.httpStatus;
     lesson.fault = fault;
     lesson.neverProcessed = outcome.neverProcessed;
+    lesson.error = current->error();
     gate->release(lesson);
 }
 
