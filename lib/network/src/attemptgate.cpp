@@ -43,7 +43,8 @@ AttemptGate::AttemptGate(QObject *context, const Monitors &monitors, std::functi
 
 AttemptGate::~AttemptGate()
 {
-    m_timer.stop();
+    if (m_timer.isActive())
+        m_timer.stop();
     stopWaiting();
     giveBack();
 }
@@ -296,7 +297,9 @@ void AttemptGate::release(const Lesson &lesson)
     }
     // Whether the breaker was closed when this answer came: failures that arrive while it
     // is open or half-open are the breaker's business, not the budget's.
-    const bool breakerClosed = !breaker || breaker->state(m_origin) == CircuitBreaker::Closed;
+    // (Asked only where it matters: a server fault.)
+    const bool breakerClosed = fault != FaultClass::Server || !breaker ||
+        breaker->state(m_origin) == CircuitBreaker::Closed;
     if (breaker) {
         const bool probe = std::exchange(m_holdsProbe, false);
         if (lesson.neverProcessed) {
