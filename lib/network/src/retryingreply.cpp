@@ -622,7 +622,6 @@ void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QSt
     state = State::Finished;
     // Every signal below may end in a slot that deletes this reply, or that aborts it, which
     // ends it at once: stop if either happens.
-    const QPointer<RetryingReply> alive(q);
     if (!syncWaitSignals() || q->isFinished())
         return;
 
