@@ -341,8 +341,9 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
 {
     Q_D(RetryingNetworkAccessManager);
     // file:, qrc:, data: and preconnect requests have no network fault worth retrying.
-    const QString scheme = request.url().scheme().toLower();
-    if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
+    const QString scheme = request.url().scheme();
+    if (scheme.compare(QLatin1String("http"), Qt::CaseInsensitive) != 0 &&
+        scheme.compare(QLatin1String("https"), Qt::CaseInsensitive) != 0)
         return QNetworkAccessManager::createRequest(op, request, outgoingData);
 
     // The manager's policy, unless the request changes it (then a copy of its own).
