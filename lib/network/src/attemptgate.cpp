@@ -43,7 +43,8 @@ AttemptGate::AttemptGate(QObject *context, const Monitors &monitors, std::functi
 
 AttemptGate::~AttemptGate()
 {
-    m_timer.stop();
+    if (m_timer.isActive())
+        m_timer.stop();
     stopWaiting();
     giveBack();
 }
@@ -223,7 +224,6 @@ bool AttemptGate::handleTimer(int timerId)
 void AttemptGate::attemptStarted(QNetworkReply *attempt)
 {
     m_attemptClock.start();
-    m_attempt = attempt;
     ConcurrencyLimiter *l = m_holdsSlot ? limiter() : nullptr;
     if (!l || !l->isEnabled() || l->isProven(m_origin))
         return;
@@ -279,7 +279,7 @@ void AttemptGate::release(const Lesson &lesson)
     // answer between is taken at its word.
     ConcurrencyLimiter *window = limiter();
     const bool glitch = lesson.httpStatus == 0 && fault == FaultClass::Connectivity &&
-        !lesson.neverProcessed && m_attempt && isConnectionGlitch(m_attempt->error()) && window &&
+        !lesson.neverProcessed && isConnectionGlitch(lesson.error) && window &&
         window->takeAnswerSinceFault(m_origin);
     ConcurrencyLimiter::Outcome seen = ConcurrencyLimiter::Outcome::Neutral;
     if (lesson.httpStatus > 0)
@@ -293,13 +293,13 @@ void AttemptGate::release(const Lesson &lesson)
         if (spoke)
             reachability->reportSuccess(m_origin);
         else if (fault == FaultClass::Connectivity && m_waitForConnectivity && !glitch)
-            reachability->reportFailure(
-                m_url, m_attempt ? m_attempt->error() : QNetworkReply::UnknownNetworkError,
-                manager());
+            reachability->reportFailure(m_url, lesson.error, manager());
     }
     // Whether the breaker was closed when this answer came: failures that arrive while it
     // is open or half-open are the breaker's business, not the budget's.
-    const bool breakerClosed = !breaker || breaker->state(m_origin) == CircuitBreaker::Closed;
+    // (Asked only where it matters: a server fault.)
+    const bool breakerClosed = fault != FaultClass::Server || !breaker ||
+        breaker->state(m_origin) == CircuitBreaker::Closed;
     if (breaker) {
         const bool probe = std::exchange(m_holdsProbe, false);
         if (lesson.neverProcessed) {

@@ -14,12 +14,12 @@
 #include <QtCore/QBasicTimer>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QPointer>
+#include <QtNetwork/QNetworkReply>
 
 #include <functional>
 
 QT_BEGIN_NAMESPACE
 class QNetworkAccessManager;
-class QNetworkReply;
 QT_END_NAMESPACE
 
 namespace KeepTrying {
@@ -58,6 +58,8 @@ public:
         int httpStatus = 0; // 0: no response
         FaultClass fault = FaultClass::None;
         bool neverProcessed = false; // HTTP/2 refused the stream unprocessed
+        // Qt's error for the attempt: it tells reachability which probe to use.
+        QNetworkReply::NetworkError error = QNetworkReply::UnknownNetworkError;
     };
 
     AttemptGate(QObject *context, const Monitors &monitors, std::function<void()> opened);
@@ -136,7 +138,6 @@ private:
     bool m_holdsSlot = false;
     bool m_holdsProbe = false;
     QElapsedTimer m_attemptClock; // since the granted attempt went out
-    QPointer<QNetworkReply> m_attempt; // its error tells reachability which probe to use
     QBasicTimer m_timer; // a stagger, a granted slot, the budget's wait: then opened()
     QMetaObject::Connection m_connections[7];
 };

@@ -17,21 +17,30 @@ QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 }
 
 // RFC 9112 §6.3: Content-Length is one non-negative decimal number; copies of one field
-// (Qt joins them with ", ") must agree. Absent is valid.
+// (Qt joins them with ", ") must agree. Absent is valid. One pass over the headers, and no
+// copy of them: this runs for every response forwarded.
 bool hasValidContentLength(const QNetworkReply *reply)
 {
-    if (!reply->hasRawHeader("Content-Length"))
-        return true;
-    const QList<QByteArray> values = reply->rawHeader("Content-Length").split(',');
-    QByteArray first;
-    for (const QByteArray &raw : values) {
-        const QByteArray value = raw.trimmed();
-        if (value.isEmpty() || value.size() > 18 ||
-            !std::all_of(value.cbegin(), value.cend(), [](char c) { return c >= '0' && c <= '9'; }))
-            return false;
-        if (!first.isEmpty() && value != first)
-            return false;
-        first = value;
+    constexpr QByteArrayView name = "Content-Length";
+    for (const auto &[header, value] : reply->rawHeaderPairs()) {
+        if (header.size() != name.size() || header.compare(name, Qt::CaseInsensitive) != 0)
+            continue;
+        QByteArrayView first;
+        QByteArrayView rest = value;
+        for (;;) {
+            const qsizetype comma = rest.indexOf(',');
+            const QByteArrayView copy = (comma < 0 ? rest : rest.first(comma)).trimmed();
+            if (copy.isEmpty() || copy.size() > 18 ||
+                !std::all_of(copy.cbegin(), copy.cend(),
+                             [](char c) { return c >= '0' && c <= '9'; }))
+                return false;
+            if (!first.isEmpty() && copy != first)
+                return false;
+            if (comma < 0)
+                return true;
+            first = copy;
+            rest = rest.sliced(comma + 1);
+        }
     }
     return true;
 }
@@ -59,7 +68,9 @@ AttemptOutcome AttemptOutcome::of(const QNetworkReply *attempt, const Facts &fac
 {
     AttemptOutcome outcome;
     outcome.error = attempt->error();
-    outcome.errorString = attempt->errorString();
+    // Without an error the text is only Qt's "Unknown error", translated on each call.
+    if (outcome.error != QNetworkReply::NoError)
+        outcome.errorString = attempt->errorString();
     outcome.httpStatus = attempt->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (outcome.error == QNetworkReply::OperationCanceledError && !facts.aborted) {
         // Qt reports a transfer timeout as a cancel; we did not cancel, so it timed out.

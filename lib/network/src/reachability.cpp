@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
 
 namespace KeepTrying {
 
@@ -168,10 +169,29 @@ void Reachability::setSimulatedOffline(bool offline)
 
 QString Reachability::originOf(const QUrl &url)
 {
-    const QString scheme = url.scheme().toLower();
-    const int port = url.port(scheme == QLatin1String("https") ? 443 : 80);
-    return scheme + QLatin1String("://") + url.host().toLower() + QLatin1Char(':') +
-        QString::number(port);
+    // Every request asks, and most go to the few origins asked last: those keys are kept
+    // (per thread), found by the URL parts they are made of without building a string.
+    struct Recent
+    {
+        QString scheme;
+        QString host;
+        int port = -1;
+        QString origin;
+    };
+    thread_local Recent recent[4];
+    thread_local unsigned next = 0;
+    const QString scheme = url.scheme();
+    const QString host = url.host();
+    const int port = url.port();
+    for (const Recent &r : recent) {
+        if (r.port == port && !r.origin.isNull() && r.host == host && r.scheme == scheme)
+            return r.origin;
+    }
+    const QString lowerScheme = scheme.toLower();
+    const QString origin = lowerScheme + QLatin1String("://") + host.toLower() + QLatin1Char(':') +
+        QString::number(port >= 0 ? port : (lowerScheme == QLatin1String("https") ? 443 : 80));
+    recent[next++ % std::size(recent)] = { scheme, host, port, origin };
+    return origin;
 }
 
 bool Reachability::isReachable(const QString &key) const

@@ -24,15 +24,15 @@ QByteArray methodOf(QNetworkAccessManager::Operation op, const QNetworkRequest &
 {
     switch (op) {
     case QNetworkAccessManager::HeadOperation:
-        return "HEAD";
+        return QByteArrayLiteral("HEAD");
     case QNetworkAccessManager::GetOperation:
-        return "GET";
+        return QByteArrayLiteral("GET");
     case QNetworkAccessManager::PutOperation:
-        return "PUT";
+        return QByteArrayLiteral("PUT");
     case QNetworkAccessManager::PostOperation:
-        return "POST";
+        return QByteArrayLiteral("POST");
     case QNetworkAccessManager::DeleteOperation:
-        return "DELETE";
+        return QByteArrayLiteral("DELETE");
     case QNetworkAccessManager::CustomOperation:
         return request.attribute(QNetworkRequest::CustomVerbAttribute).toByteArray().toUpper();
     case QNetworkAccessManager::UnknownOperation:
@@ -67,9 +67,9 @@ RequestHop::RequestHop(QNetworkAccessManager::Operation operation, const QNetwor
                             .attribute(QNetworkRequest::Attribute(
                                 RetryingNetworkAccessManager::KeepCredentialsOnRedirectAttribute))
                             .toBool();
-    m_idempotencyKey = request.rawHeader("Idempotency-Key");
-    if (m_idempotencyKey.isEmpty() && policy.addIdempotencyKey &&
-        !RetryPolicy::isIdempotentMethod(m_method)) {
+    m_idempotentMethod = RetryPolicy::isIdempotentMethod(m_method);
+    m_idempotencyKey = request.rawHeader(QByteArrayLiteral("Idempotency-Key"));
+    if (m_idempotencyKey.isEmpty() && policy.addIdempotencyKey && !m_idempotentMethod) {
         m_idempotencyKey = QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
     }
 }
@@ -94,7 +94,6 @@ QIODevice *RequestHop::prepare(QNetworkRequest &r, int attempt, qint64 handedOve
                                const QByteArray &validator, const RetryPolicy &policy,
                                QObject *parent)
 {
-    r = m_request;
     if (!m_idempotencyKey.isEmpty())
         r.setRawHeader("Idempotency-Key", m_idempotencyKey);
     if (policy.attemptTimeoutMs > 0)
@@ -106,7 +105,8 @@ QIODevice *RequestHop::prepare(QNetworkRequest &r, int attempt, qint64 handedOve
     }
     // Every hop of a redirect is ours to follow: a retry then goes to the hop that failed,
     // and credentials stay with their origin.
-    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                   QVariant::fromValue(QNetworkRequest::ManualRedirectPolicy));
 
     if (m_bodyDevice && attempt > 1 && !m_bodyDevice->isSequential())
         m_bodyDevice->seek(m_bodyDeviceStart);
@@ -114,7 +114,7 @@ QIODevice *RequestHop::prepare(QNetworkRequest &r, int attempt, qint64 handedOve
     // whatever the method. A request that must not reach the server twice (no
     // Idempotency-Key on a method that is not idempotent) gets a body Qt cannot rewind.
     qint64 oneShotLength = -1;
-    if (!RetryPolicy::isIdempotentMethod(m_method) && m_idempotencyKey.isEmpty()) {
+    if (!m_idempotentMethod && m_idempotencyKey.isEmpty()) {
         if (!m_bodyDevice)
             oneShotLength = m_body.size();
         else if (!m_bodyDevice->isSequential())
@@ -148,7 +148,7 @@ bool RequestHop::maySendAgain(QNetworkReply::NetworkError error, bool neverProce
 {
     if (touchedNetwork && !canSendBodyAgain(sent))
         return false;
-    if (RetryPolicy::isIdempotentMethod(m_method) || !m_idempotencyKey.isEmpty())
+    if (m_idempotentMethod || !m_idempotencyKey.isEmpty())
         return true;
     const bool neverSent = !touchedNetwork || error == QNetworkReply::HostNotFoundError ||
         error == QNetworkReply::ConnectionRefusedError ||
@@ -190,6 +190,7 @@ void RequestHop::moveTo(const QUrl &target, int status)
         }
         m_operation = next;
         m_method = methodOf(next, m_request);
+        m_idempotentMethod = RetryPolicy::isIdempotentMethod(m_method);
     }
     if (!m_keepCredentials && !RedirectRules::isSameOrigin(from, target))
         RedirectRules::stripCredentials(m_request);

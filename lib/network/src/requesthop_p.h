@@ -42,9 +42,9 @@ public:
     qint64 bodySize() const;
     void setSslConfiguration(const QSslConfiguration &configuration);
 
-    // The request of attempt \a attempt, resuming after \a handedOver body bytes with
-    // \a validator; returns its upload device (null for none). A device made for it is a
-    // child of \a parent.
+    // Makes \a attemptRequest, a copy of request(), the request of attempt \a attempt,
+    // resuming after \a handedOver body bytes with \a validator; returns its upload device
+    // (null for none). A device made for it is a child of \a parent.
     QIODevice *prepare(QNetworkRequest &attemptRequest, int attempt, qint64 handedOver,
                        const QByteArray &validator, const RetryPolicy &policy, QObject *parent);
     // This attempt's body cannot be sent twice (Qt reports its re-send as ContentReSendError).
@@ -82,6 +82,7 @@ private:
     QNetworkAccessManager::Operation m_operation;
     QNetworkRequest m_request;
     QByteArray m_method;
+    bool m_idempotentMethod = true; // RFC 9110 §9.2.2, of m_method
     QByteArray m_body;
     bool m_bodyBuffered = false;
     QPointer<QIODevice> m_bodyDevice;

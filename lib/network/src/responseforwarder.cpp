@@ -24,6 +24,15 @@ constexpr QNetworkRequest::Attribute replyAttributes[] = {
     QNetworkRequest::Http2WasUsedAttribute,      QNetworkRequest::OriginalContentLengthAttribute,
 };
 
+// Whether \a response is at another URL than \a reply shows. Mostly both share one copy of
+// the request's URL: then no comparison, part by part, is needed.
+bool movedFrom(const QNetworkReply *reply, const QNetworkReply *response)
+{
+    QUrl at = response->url();
+    QUrl shown = reply->url();
+    return at.data_ptr() != shown.data_ptr() && at != shown;
+}
+
 } // namespace
 
 void ResponseForwarder::beginAttempt()
@@ -292,7 +301,7 @@ bool ResponseForwarder::readyRead(QNetworkReply *response)
     if (response->bytesAvailable() > 0 && d.isReadyReadConnected())
         m_announced = true;
     // The final hop of a followed redirect may come without a metaDataChanged of its own.
-    if (attemptOffset == 0 && response->url() != q->url())
+    if (attemptOffset == 0 && movedFrom(q, response))
         copyMetaData(response);
     const QPointer<RetryingReply> alive(q);
     Q_EMIT q->readyRead();
@@ -363,7 +372,7 @@ bool ResponseForwarder::deliver(QNetworkReply *response, bool answered)
             return false;
     }
     if (mode == Mode::Forwarding) {
-        if (attemptOffset == 0 && response->url() != q->url())
+        if (attemptOffset == 0 && movedFrom(q, response))
             copyMetaData(response);
         m_source = response; // the caller reads the rest straight from it
     }

@@ -15,6 +15,7 @@
 #include "retryingreply_p.h"
 
 #include <memory>
+#include <optional>
 
 namespace KeepTrying {
 
@@ -23,11 +24,12 @@ QNetworkReply *RetryingNetworkAccessManagerPrivate::createAttempt(
 {
     Q_Q(RetryingNetworkAccessManager);
     // HTTP/2 over TLS (on by default), with prior knowledge, or by upgrade.
+    // (Allowed is looked up last: it is on by default, and matters only where HTTP/2 may go.)
     const bool tls =
         request.url().scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0;
     const bool http2 = request.attribute(QNetworkRequest::Http2DirectAttribute).toBool() ||
-        (request.attribute(QNetworkRequest::Http2AllowedAttribute, true).toBool() &&
-         (tls || request.attribute(QNetworkRequest::Http2CleartextAllowedAttribute).toBool()));
+        ((tls || request.attribute(QNetworkRequest::Http2CleartextAllowedAttribute).toBool()) &&
+         request.attribute(QNetworkRequest::Http2AllowedAttribute, true).toBool());
     if (!http2)
         return q->QNetworkAccessManager::createRequest(op, request, outgoingData);
     const QString origin = Reachability::originOf(request.url());
@@ -351,19 +353,30 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
 {
     Q_D(RetryingNetworkAccessManager);
     // file:, qrc:, data: and preconnect requests have no network fault worth retrying.
-    const QString scheme = request.url().scheme().toLower();
-    if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
+    const QString scheme = request.url().scheme();
+    if (scheme.compare(QLatin1String("http"), Qt::CaseInsensitive) != 0 &&
+        scheme.compare(QLatin1String("https"), Qt::CaseInsensitive) != 0)
         return QNetworkAccessManager::createRequest(op, request, outgoingData);
 
+    // The manager's policy, unless the request changes it (then a copy of its own).
+    std::optional<RetryPolicy> own;
     const QVariant custom = request.attribute(QNetworkRequest::Attribute(RetryPolicyAttribute));
-    RetryPolicy policy = custom.canConvert<RetryPolicy>() ? custom.value<RetryPolicy>() : d->policy;
+    if (custom.isValid() && custom.canConvert<RetryPolicy>())
+        own = custom.value<RetryPolicy>();
     const QVariant wait =
         request.attribute(QNetworkRequest::Attribute(WaitForConnectivityAttribute));
-    if (wait.isValid())
-        policy.waitForConnectivity = wait.toBool();
+    if (wait.isValid()) {
+        if (!own)
+            own = d->policy;
+        own->waitForConnectivity = wait.toBool();
+    }
     const QVariant deadline = request.attribute(QNetworkRequest::Attribute(DeadlineAttribute));
-    if (deadline.isValid())
-        policy.deadlineMs = std::max<qint64>(0, deadline.toLongLong());
+    if (deadline.isValid()) {
+        if (!own)
+            own = d->policy;
+        own->deadlineMs = std::max<qint64>(0, deadline.toLongLong());
+    }
+    const RetryPolicy &policy = own ? *own : d->policy;
     ++d->statistics.requests;
     // Qt's own createRequest() turns autoDeleteReplies() into this attribute, and get()
     // and friends read it from the reply we return: do the same for the outer reply.

@@ -112,11 +112,7 @@ void RetryingReply::timerEvent(QTimerEvent *event)
 RetryingReply::~RetryingReply()
 {
     Q_D(RetryingReply);
-    d->retryTimer.stop();
-    d->deadlineTimer.stop();
-    d->offlineTimer.stop();
-    d->hopTimer.stop();
-    d->offerTimer.stop();
+    d->stopTimers();
     d->gate.reset(); // gives back what it holds, stops any wait
     // A running attempt is cancelled; nothing of it may reach us any more.
     for (QNetworkReply *attempt : { d->current, d->held, d->lastAttempt }) {
@@ -200,7 +196,8 @@ void RetryingReplyPrivate::startAttempt()
     }
     pendingServerRetry = false;
     state = State::Attempting;
-    queueTimer.stop();
+    if (queueTimer.isActive())
+        queueTimer.stop();
     if (!syncWaitSignals())
         return;
     // The last failed answer stays until a newer one arrives: a deadline during any wait
@@ -228,7 +225,7 @@ void RetryingReplyPrivate::startAttempt()
         return;
     }
 
-    QNetworkRequest r;
+    QNetworkRequest r = hop->request();
     QIODevice *upload =
         hop->prepare(r, attempt, forwarder.handedOver(), forwarder.validator(), policy, q);
     signAttempt(r);
@@ -412,6 +409,7 @@ void RetryingReplyPrivate::teachMonitors(const Outcome &outcome, FaultClass faul
     lesson.httpStatus = outcome.httpStatus;
     lesson.fault = fault;
     lesson.neverProcessed = outcome.neverProcessed;
+    lesson.error = current->error();
     gate->release(lesson);
 }
 
@@ -617,19 +615,13 @@ void RetryingReplyPrivate::finish(const Outcome &decided, bool gaveUp, const QSt
         return;
     Outcome outcome = streamOutcome(decided);
     done = true;
-    retryTimer.stop();
-    deadlineTimer.stop();
-    offlineTimer.stop();
-    hopTimer.stop();
-    offerTimer.stop();
-    queueTimer.stop();
+    stopTimers();
     gate->stopWaiting();
     if (!current || current->isFinished())
         gate->giveBack(); // reserved, never used
     state = State::Finished;
     // Every signal below may end in a slot that deletes this reply, or that aborts it, which
     // ends it at once: stop if either happens.
-    const QPointer<RetryingReply> alive(q);
     if (!syncWaitSignals() || q->isFinished())
         return;
 

@@ -184,6 +184,15 @@ public:
     QBasicTimer hopTimer; // the next hop of a redirect starts from the event loop
     QBasicTimer offerTimer; // when the offline copy is offered
     QBasicTimer queueTimer; // the transfer timeout of a request that waits behind others
+    // Stops each of the timers above that runs (most never do: no call for those).
+    void stopTimers()
+    {
+        for (QBasicTimer *timer :
+             { &retryTimer, &deadlineTimer, &offlineTimer, &hopTimer, &offerTimer, &queueTimer }) {
+            if (timer->isActive())
+                timer->stop();
+        }
+    }
     std::optional<OfflineCopyOffer> offline; // engaged when the GET opted in
     std::optional<AttemptGate> gate;
     State state = State::Idle;

@@ -69,6 +69,9 @@ bool RetryingReplyPrivate::syncWaitSignals()
     if (state == State::BackingOff || state == State::WaitingForGate ||
         state == State::Authenticating || waitReason.isWaiting())
         waitReason = currentWaitReason();
+    if (waitingForConnectivity == forConnectivity && waitingToRetry == toRetry &&
+        announcedWaitReason == waitReason)
+        return true; // nothing to say (most calls: an attempt starts, a request ends)
     const QPointer<RetryingReply> alive(q);
     for (bool starting : { false, true }) {
         if (waitingForConnectivity != forConnectivity && forConnectivity == starting) {

@@ -106,9 +106,11 @@ qint64 RetryPolicy::backoffDelay(int retry, qint64 previousDelayMs, QRandomGener
 
 bool RetryPolicy::isIdempotentMethod(const QByteArray &method)
 {
-    static const QByteArray idempotent[] = { "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE" };
-    const QByteArray upper = method.toUpper();
-    return std::find(std::begin(idempotent), std::end(idempotent), upper) != std::end(idempotent);
+    static constexpr QByteArrayView idempotent[] = { "GET",   "HEAD", "OPTIONS",
+                                                     "TRACE", "PUT",  "DELETE" };
+    return std::any_of(std::begin(idempotent), std::end(idempotent), [&](QByteArrayView name) {
+        return method.compare(name, Qt::CaseInsensitive) == 0;
+    });
 }
 
 } // namespace KeepTrying
