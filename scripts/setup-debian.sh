@@ -24,7 +24,7 @@ packages=(
     libqt6network6 libssl3   # Qt's TLS plugin (libqopensslbackend) and the OpenSSL it loads
     openssl   # tests/network/tls/make-certs.sh, to make the TLS suite's certificates again
     doxygen   # the docs target: the API reference from the public headers
-    qt6-declarative-dev qml6-module-qtquick   # KeepTrying::Quick, its tests and examples/qml
+    qt6-declarative-dev qml6-module-qtquick qml6-module-qtqml-workerscript   # KeepTrying::Quick, its tests and examples/qml
     curl   # tst_fetchproxy runs curl beside keeptrying-fetch: the proxy choice is curl's
 )
 if [ "${1:-}" = fuzz ]; then
