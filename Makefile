@@ -30,7 +30,9 @@ build/dev/build.ninja: | setup
 build: setup build/dev/build.ninja
 	$(CMAKE) --build --preset dev
 
-run: build
+# Only the reader and what it links: a first `make run` should not wait for every test suite.
+run: setup build/dev/build.ninja
+	$(CMAKE) --build --preset dev --target keeptrying-reader
 	@bash scripts/run-reader.sh build/dev $(READER_ARGS)
 
 build/test/build.ninja: | setup

@@ -123,8 +123,9 @@ ReaderCommandLine::ReaderCommandLine()
                                  "log).")),
       m_quitAfter(QStringLiteral("quit-after"),
                   QStringLiteral("With --screenshot: give up with exit code 1 after MS "
-                                 "milliseconds. Without it: quit after MS milliseconds. "
-                                 "Default: 20000."),
+                                 "milliseconds (default 20000). Without --screenshot: quit "
+                                 "after MS milliseconds; not given, the reader runs until "
+                                 "you quit it."),
                   QStringLiteral("MS"), QStringLiteral("20000")),
       m_palette(QStringLiteral("palette"),
                 QStringLiteral("For QA: paint with the Fusion style in a light or dark palette, "
