@@ -150,9 +150,9 @@ void CircuitBreakerPrivate::advance(Origin &o)
     pendingStates.append({ o.key, CircuitBreaker::HalfOpen });
 }
 
-void CircuitBreakerPrivate::prune(Origin &o, const CircuitBreaker::Settings &s)
+void CircuitBreakerPrivate::prune(Origin &o, const CircuitBreaker::Settings &s, qint64 nowMs)
 {
-    const qint64 oldest = now() - std::max<qint64>(0, s.windowMs);
+    const qint64 oldest = nowMs - std::max<qint64>(0, s.windowMs);
     while (!o.window.empty() && o.window.front().first < oldest) {
         o.failuresInWindow -= o.window.front().second ? 1 : 0;
         o.window.pop_front();
@@ -289,9 +289,10 @@ void CircuitBreakerPrivate::record(const QString &key, bool wasProbe, bool faile
     if (o.state != CircuitBreaker::Closed)
         return; // an answer to a request sent before the breaker opened
     o.consecutiveFailures = failed ? o.consecutiveFailures + 1 : 0;
-    o.window.emplace_back(now(), failed);
+    const qint64 at = now(); // one reading for the entry and the window it ends
+    o.window.emplace_back(at, failed);
     o.failuresInWindow += failed ? 1 : 0;
-    prune(o, s);
+    prune(o, s, at);
     if (!failed)
         return;
     const int calls = int(o.window.size());

@@ -59,7 +59,7 @@ public:
     const Origin *find(const QString &key) const;
     CircuitBreaker::State effectiveState(const Origin &o) const;
     void advance(Origin &o); // Open past its time becomes HalfOpen (and says so)
-    void prune(Origin &o, const CircuitBreaker::Settings &s);
+    void prune(Origin &o, const CircuitBreaker::Settings &s, qint64 nowMs);
     void open(Origin &o);
     void close(Origin &o);
     // The outcome of an attempt: counted while closed, decisive for a half-open probe.

@@ -200,7 +200,8 @@ bool Reachability::isReachable(const QString &key) const
     const QMutexLocker lock(&d->mutex);
     if (d->simulatedOffline)
         return false;
-    if (d->unreachableKeys.contains(key))
+    // (An empty set is not asked: hashing the key is most of the cost of a lookup.)
+    if (!d->unreachableKeys.isEmpty() && d->unreachableKeys.contains(key))
         return false;
     return d->lastState != ReachabilityBackend::Offline || d->provenWhileOffline.contains(key);
 }
@@ -357,6 +358,11 @@ ReachabilityPrivate::Origin &ReachabilityPrivate::startProbing(const ProbeRoute 
 void Reachability::reportSuccess(const QString &key)
 {
     Q_D(Reachability);
+    if (QThread::currentThread() == thread()) {
+        // Nothing on the way elsewhere to overtake: told at once, as inOwnThread() does.
+        d->markReachable(key);
+        return;
+    }
     // Queued after any report of the same thread before it: the last word stays the last.
     d->inOwnThread([d, key] { d->markReachable(key); });
 }
@@ -370,6 +376,8 @@ void ReachabilityPrivate::markReachable(const QString &key)
 {
     Q_Q(Reachability);
     QMutexLocker lock(&mutex);
+    if (unreachableKeys.isEmpty() && unreachable.isEmpty())
+        return; // every origin answers: the common case, no key to hash
     const bool wasUnreachable = unreachableKeys.remove(key);
     const auto origin = unreachable.take(key);
     if (!origin && !wasUnreachable)
