@@ -25,8 +25,8 @@ QNetworkReply *RetryingNetworkAccessManagerPrivate::createAttempt(
     Q_Q(RetryingNetworkAccessManager);
     // HTTP/2 over TLS (on by default), with prior knowledge, or by upgrade.
     // (Allowed is looked up last: it is on by default, and matters only where HTTP/2 may go.)
-    const bool tls =
-        request.url().scheme().compare(QLatin1String("https"), Qt::CaseInsensitive) == 0;
+    // (QUrl keeps schemes in lowercase: an exact comparison is enough, and cheaper.)
+    const bool tls = request.url().scheme() == QLatin1String("https");
     const bool http2 = request.attribute(QNetworkRequest::Http2DirectAttribute).toBool() ||
         ((tls || request.attribute(QNetworkRequest::Http2CleartextAllowedAttribute).toBool()) &&
          request.attribute(QNetworkRequest::Http2AllowedAttribute, true).toBool());
@@ -353,9 +353,9 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
 {
     Q_D(RetryingNetworkAccessManager);
     // file:, qrc:, data: and preconnect requests have no network fault worth retrying.
+    // (QUrl keeps schemes in lowercase: an exact comparison is enough, and cheaper.)
     const QString scheme = request.url().scheme();
-    if (scheme.compare(QLatin1String("http"), Qt::CaseInsensitive) != 0 &&
-        scheme.compare(QLatin1String("https"), Qt::CaseInsensitive) != 0)
+    if (scheme != QLatin1String("http") && scheme != QLatin1String("https"))
         return QNetworkAccessManager::createRequest(op, request, outgoingData);
 
     // The manager's policy, unless the request changes it (then a copy of its own).

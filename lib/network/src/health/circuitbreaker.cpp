@@ -104,6 +104,8 @@ const CircuitBreaker::Settings &CircuitBreakerPrivate::settingsFor(const QString
 CircuitBreakerPrivate::Origin &CircuitBreakerPrivate::origin(const QString &key)
 {
     Q_Q(CircuitBreaker);
+    if (lastOrigin && lastOrigin->key == key)
+        return *lastOrigin; // a request asks for its origin several times in a row
     auto &slot = origins[key];
     if (!slot) {
         slot = std::make_shared<Origin>();
@@ -118,6 +120,7 @@ CircuitBreakerPrivate::Origin &CircuitBreakerPrivate::origin(const QString &key)
             advance(*o);
         });
     }
+    lastOrigin = slot.get();
     return *slot;
 }
 

@@ -74,6 +74,9 @@ public:
     CircuitBreaker::Settings defaults;
     QHash<QString, CircuitBreaker::Settings> perOrigin;
     QHash<QString, std::shared_ptr<Origin>> origins;
+    // The origin origin() found last: comparing its key costs less than hashing it. (Origins
+    // are never removed while the breaker lives.)
+    Origin *lastOrigin = nullptr;
 
     Q_DECLARE_PUBLIC(CircuitBreaker)
 };

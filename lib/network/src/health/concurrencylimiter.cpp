@@ -20,13 +20,17 @@ ConcurrencyLimiter::ConcurrencyLimiter()
 
 ConcurrencyLimiter::Origin &ConcurrencyLimiter::origin(const QString &key)
 {
+    if (m_last && m_lastKey == key)
+        return *m_last;
     auto it = m_origins.find(key);
     if (it == m_origins.end()) {
         Origin o;
         o.limit = std::max(initialLimit, minimumLimit);
         o.threshold = maximumLimit;
-        it = m_origins.insert(key, o);
+        it = m_origins.insert(key, o); // may move every origin: m_last is set again below
     }
+    m_last = &*it;
+    m_lastKey = key;
     return *it;
 }
 
@@ -185,6 +189,8 @@ void ConcurrencyLimiter::connected(const QString &key)
 
 bool ConcurrencyLimiter::isProven(const QString &key) const
 {
+    if (m_last && m_lastKey == key)
+        return m_last->proven;
     const auto it = m_origins.constFind(key);
     return it != m_origins.constEnd() && it->proven;
 }

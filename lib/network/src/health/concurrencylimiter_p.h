@@ -112,6 +112,10 @@ private:
     QTimer m_holdTimer;
     QTimer m_stuckTimer; // runs while requests wait
     QHash<QString, Origin> m_origins;
+    // The origin origin() found last: a request asks for the same one several times in a row,
+    // and comparing the key costs less than hashing it. Origins are only ever added, there.
+    Origin *m_last = nullptr;
+    QString m_lastKey;
     bool enabled = true;
 };
 

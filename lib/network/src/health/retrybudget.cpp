@@ -25,15 +25,25 @@ public:
 
     Bucket &bucket(const QString &key)
     {
+        if (lastBucket && lastKey == key)
+            return *lastBucket;
         auto it = buckets.find(key);
         if (it == buckets.end()) {
             Bucket b;
             b.tokens = std::max(0.0, settings.maxTokens);
             b.floorTokens = floorCapacity();
             b.floorUpdated = clock();
-            it = buckets.insert(key, b);
+            it = buckets.insert(key, b); // may move every bucket: lastBucket is set below
         }
+        lastBucket = &*it;
+        lastKey = key;
         return *it;
+    }
+    void clearBuckets()
+    {
+        buckets.clear();
+        lastBucket = nullptr;
+        lastKey.clear();
     }
     // The floor refills continuously; it holds at most one second's worth (and one retry).
     double floorCapacity() const { return std::max(1.0, settings.minRetriesPerSecond); }
@@ -52,6 +62,10 @@ public:
     RetryBudget::Settings settings;
     std::function<qint64()> clock;
     QHash<QString, Bucket> buckets;
+    // The bucket bucket() found last (a request asks for the same one several times; comparing
+    // the key costs less than hashing it). Buckets move only when one is added or all go.
+    Bucket *lastBucket = nullptr;
+    QString lastKey;
 };
 
 RetryBudget::RetryBudget(QObject *parent) : QObject(parent), d_ptr(new RetryBudgetPrivate)
@@ -82,7 +96,7 @@ void RetryBudget::setSettings(const Settings &settings)
         d->settings.tokenRatio = 0;
     if (!std::isfinite(d->settings.minRetriesPerSecond) || d->settings.minRetriesPerSecond < 0)
         d->settings.minRetriesPerSecond = 0;
-    d->buckets.clear();
+    d->clearBuckets();
 }
 
 void RetryBudget::setClock(std::function<qint64()> nowMs)
@@ -169,6 +183,8 @@ void RetryBudget::reset(const QString &key)
     Q_D(RetryBudget);
     const QMutexLocker lock(&d->mutex);
     d->buckets.remove(key); // recreated full on next use
+    d->lastBucket = nullptr; // a removal may move other buckets too
+    d->lastKey.clear();
 }
 
 void RetryBudget::reset(const QUrl &url)
