@@ -61,6 +61,7 @@ private Q_SLOTS:
     void floorRefill();
     void grantsAboveHalfSpendNothing();
     void originsAreIndependent();
+    void bucketsStayApartAsOriginsComeAndGo();
     void disabled();
     void settingsAreSanitizedAndResetBuckets();
     void retryShareWithHalfFailing_data();
@@ -242,6 +243,28 @@ void tst_RetryBudget::disabled()
     for (int i = 0; i < 50; ++i)
         QVERIFY(m_budget->tryRetry(urlA()));
     QCOMPARE(m_budget->msUntilRetry(urlA()), 0);
+}
+
+void tst_RetryBudget::bucketsStayApartAsOriginsComeAndGo()
+{
+    // The budget remembers the bucket it used last: adding origins (the table grows) and
+    // resetting one must never leave an origin counting into another's bucket, or a gone one.
+    m_budget->setSettings(makeSettings(10, 0.1, 0));
+    record(QStringLiteral("FFFFF")); // A: 5
+    for (int port = 9000; port < 9064; ++port)
+        m_budget->recordFailure(QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(port)));
+    record(QStringLiteral("F")); // A: 4
+    QCOMPARE(m_budget->tokens(urlA()), 4.0);
+    QCOMPARE(m_budget->tokens(QUrl(QStringLiteral("http://127.0.0.1:9000/"))), 9.0);
+    m_budget->reset(urlA());
+    record(QStringLiteral("F")); // a new, full bucket: 9
+    QCOMPARE(m_budget->tokens(urlA()), 9.0);
+    record(QStringLiteral("F"), urlB());
+    m_budget->reset(urlB());
+    record(QStringLiteral("FF")); // A keeps its own bucket: 7
+    QCOMPARE(m_budget->tokens(urlA()), 7.0);
+    QCOMPARE(m_budget->tokens(urlB()), 10.0);
+    QCOMPARE(m_budget->tokens(QUrl(QStringLiteral("http://127.0.0.1:9063/"))), 9.0);
 }
 
 void tst_RetryBudget::settingsAreSanitizedAndResetBuckets()
