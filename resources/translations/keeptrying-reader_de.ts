@@ -1224,6 +1224,13 @@
     </message>
 </context>
 <context>
+    <name>SignInFlow</name>
+    <message>
+        <source>Your password is needed again: this computer has no keychain to keep it between sessions. Your library and the changes waiting in it are here; type the password to send them.</source>
+        <translation>Ihr Passwort wird erneut benötigt: Dieser Computer hat keinen Schlüsselbund, der es zwischen den Sitzungen aufbewahrt. Ihre Bibliothek und die darin wartenden Änderungen sind hier; geben Sie das Passwort ein, um sie zu senden.</translation>
+    </message>
+</context>
+<context>
     <name>SignOutDialog</name>
     <message>
         <source>Sign Out</source>

@@ -6,6 +6,7 @@
 #include "testhelpers.h"
 
 #include "library/accountswitcher.h"
+#include "library/credentialstore.h"
 #include "library/localstore.h"
 #include "library/outboxchangequeue.h"
 #include "library/syncengine.h"
@@ -21,7 +22,9 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QPointer>
+#include <QtCore/QScopeGuard>
 #include <QtCore/QSettings>
+#include <QtCore/QTemporaryDir>
 #include <QtGui/QAction>
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
@@ -63,6 +66,7 @@ private Q_SLOTS:
     void demoLibraryFromAnotherServer();
     void anotherServer();
     void wrongPasswordThenRight();
+    void noKeychainPromisedBeforeOneAnswers();
 
 private:
     struct Typed
@@ -354,6 +358,42 @@ void tst_SignIn::wrongPasswordThenRight()
     QVERIFY(m_reader->window()->isVisible());
     checkListIsOf(articlesOn(b));
     checkChangeStaysWithA(b);
+}
+
+// The keychain is asked for, but no session bus answers (as on a desktop without D-Bus):
+// Sign In, opened before any secret was ever stored, says the secrets are kept for this
+// session only, never that they are in the system keychain.
+void tst_SignIn::noKeychainPromisedBeforeOneAnswers()
+{
+    if (!CredentialStore::hasKeychainSupport())
+        QSKIP("built without QtKeychain");
+    QTemporaryDir run;
+    QVERIFY(run.isValid());
+    const QByteArray saved[] = { qgetenv("KEEPTRYING_NO_KEYCHAIN"),
+                                 qgetenv("DBUS_SESSION_BUS_ADDRESS"), qgetenv("DISPLAY"),
+                                 qgetenv("XDG_RUNTIME_DIR") };
+    qunsetenv("KEEPTRYING_NO_KEYCHAIN");
+    qunsetenv("DBUS_SESSION_BUS_ADDRESS");
+    qunsetenv("DISPLAY");
+    qputenv("XDG_RUNTIME_DIR", run.path().toLocal8Bit());
+    const auto restore = qScopeGuard([&] {
+        qputenv("KEEPTRYING_NO_KEYCHAIN", saved[0]);
+        for (const auto &[name, value] :
+             { std::pair { "DBUS_SESSION_BUS_ADDRESS", saved[1] },
+               std::pair { "DISPLAY", saved[2] }, std::pair { "XDG_RUNTIME_DIR", saved[3] } }) {
+            if (value.isEmpty())
+                qunsetenv(name);
+            else
+                qputenv(name, value);
+        }
+    });
+    startReader((*m_a)->baseUrl());
+    openSignIn();
+    QVERIFY(m_dialog);
+    QTRY_VERIFY2_WITH_TIMEOUT(m_dialog->storageNote().contains(QStringLiteral("this session only")),
+                              qPrintable(m_dialog->storageNote()), 10000);
+    QVERIFY(!m_dialog->storageNote().contains(QStringLiteral("system keychain")));
+    m_dialog->reject();
 }
 
 KEEPTRYING_READER_TEST_MAIN(tst_SignIn, "tst_signin")
