@@ -281,22 +281,24 @@ void tst_Lossless::changesNotSavedWithNothingRefused()
                   intro = modal->findChild<QLabel *>()->text();
                   const QList<QPushButton *> buttons = modal->findChildren<QPushButton *>();
                   for (QPushButton *b : buttons) {
-                      if (b->text() == QLatin1String("&Undo") ||
-                          b->text() == QLatin1String("&Discard"))
+                      if (b->objectName() == QLatin1String("undoRefused") ||
+                          b->objectName() == QLatin1String("keepMine"))
                           enabled << b->isEnabled();
                   }
                   QTest::keyClick(modal, Qt::Key_Escape);
               });
     QVERIFY2(!intro.contains(QStringLiteral("refused")), qPrintable(intro));
-    QCOMPARE(intro, QStringLiteral("Every change has been saved."));
+    QCOMPARE(intro, QStringLiteral("Nothing is waiting to be saved."));
     QCOMPARE(enabled, QList<bool>({ false, false }));
 }
 
-// A refused star, undone in the dialog: the dialog then offers nothing more to undo.
+// A star the server forbids (403), undone in the dialog: the dialog names the change in
+// words, its two choices say plainly what they do, and afterwards it offers nothing more to
+// undo nor claims that the undone change was saved.
 void tst_Lossless::changesNotSavedAfterUndoOfRefusal()
 {
     startReader();
-    QVERIFY((*m_a)->addFault(QStringLiteral("route=/api/entries/*,method=PATCH,status=422")));
+    QVERIFY((*m_a)->addFault(QStringLiteral("route=/api/entries/*,method=PATCH,status=403")));
     selectRow(1);
     key(Qt::Key_F);
     QTRY_COMPARE_WITH_TIMEOUT(m_reader->store()->failedArticles().size(), qsizetype(1), 15000);
@@ -306,6 +308,7 @@ void tst_Lossless::changesNotSavedAfterUndoOfRefusal()
     bool undoEnabledBefore = false;
     bool undoEnabledAfter = true;
     bool discardEnabledAfter = true;
+    QString item;
     withModal([&] { notSaved->trigger(); },
               [&](QWidget *modal) {
                   auto *dialog = qobject_cast<FailedChangesDialog *>(modal);
@@ -313,11 +316,13 @@ void tst_Lossless::changesNotSavedAfterUndoOfRefusal()
                   QPushButton *discard = nullptr;
                   const QList<QPushButton *> buttons = modal->findChildren<QPushButton *>();
                   for (QPushButton *b : buttons) {
-                      if (b->text() == QLatin1String("&Undo"))
+                      if (b->text() == QLatin1String("&Undo: go back to what the server has"))
                           undo = b;
-                      if (b->text() == QLatin1String("&Discard"))
+                      if (b->text() == QLatin1String("&Keep mine here: stop trying to save it"))
                           discard = b;
                   }
+                  if (dialog && dialog->list()->count() > 0)
+                      item = dialog->list()->item(0)->text();
                   before = modal->findChild<QLabel *>()->text();
                   undoEnabledBefore = undo && undo->isEnabled();
                   if (undo)
@@ -329,8 +334,13 @@ void tst_Lossless::changesNotSavedAfterUndoOfRefusal()
                   QTest::keyClick(modal, Qt::Key_Escape);
               });
     QVERIFY2(before.contains(QStringLiteral("refused")), qPrintable(before));
+    QVERIFY2(!before.contains(QStringLiteral("Discard")), qPrintable(before));
+    QVERIFY2(item.section(QLatin1Char('\n'), 0, 0).endsWith(QStringLiteral(" — Star")),
+             qPrintable(item));
+    QVERIFY2(!item.contains(QStringLiteral("API")), qPrintable(item));
     QVERIFY(undoEnabledBefore);
     QVERIFY2(!after.contains(QStringLiteral("refused")), qPrintable(after));
+    QCOMPARE(after, QStringLiteral("Nothing is waiting to be saved."));
     QVERIFY(!undoEnabledAfter);
     QVERIFY(!discardEnabledAfter);
     QVERIFY(m_reader->store()->failedArticles().isEmpty());
