@@ -80,6 +80,7 @@ private Q_SLOTS:
     void serverWithoutScheme_data();
     void serverWithoutScheme();
     void refreshFromViewMenu();
+    void starButtonKeepsItsWidth();
 
 private:
     void startReader(bool offline = false, bool waitForList = true, bool demo = false);
@@ -621,6 +622,27 @@ void tst_Lossless::refreshFromViewMenu()
     for (const auto &request : since)
         listed = listed || request.path == QLatin1String("/api/entries.json");
     QVERIFY(listed);
+}
+
+// "☆ Star" becoming "★ Starred" leaves Archive where it was: both buttons keep their width.
+void tst_Lossless::starButtonKeepsItsWidth()
+{
+    startReader();
+    selectRow(1);
+    auto *star = window()->findChild<QWidget *>(QStringLiteral("starButton"));
+    auto *archive = window()->findChild<QWidget *>(QStringLiteral("archiveButton"));
+    QVERIFY(star && archive);
+    QTRY_VERIFY_WITH_TIMEOUT(star->isVisible(), 5000);
+    const QString text = star->property("text").toString();
+    const int starWidth = star->width();
+    const int archiveX = archive->x();
+    key(Qt::Key_F);
+    QTRY_VERIFY_WITH_TIMEOUT(star->property("text").toString() != text, 5000);
+    QCoreApplication::processEvents(); // the layout settles
+    QCOMPARE(star->width(), starWidth);
+    QCOMPARE(archive->x(), archiveX);
+    key(Qt::Key_A);
+    QTRY_VERIFY_WITH_TIMEOUT(window()->listView()->currentIndex().isValid(), 5000);
 }
 
 KEEPTRYING_READER_TEST_MAIN(tst_Lossless, "tst_lossless")
