@@ -312,6 +312,10 @@ void tst_SignOut::signOutForgetsAccount()
     auto *heading = dialog->findChild<QLabel *>(QStringLiteral("signOutHeading"));
     QVERIFY(heading);
     QVERIFY2(heading->text().contains(DemoServer::demoUsername()), qPrintable(heading->text()));
+    // Its port: not the scheme's own, so it tells this server from another on the host.
+    QVERIFY2(
+        heading->text().contains(QStringLiteral("127.0.0.1:%1?").arg((*m_a)->baseUrl().port())),
+        qPrintable(heading->text()));
     QVERIFY(!dialog->findChild<QRadioButton *>(QStringLiteral("keepChanges"))->isVisible());
     waitQuiet();
     const qsizetype before = (*m_a)->recordedRequests().size();
