@@ -260,6 +260,7 @@ void ReaderApp::buildWindow()
             m_certificates->restore(current.key, current.server);
         updateAccountActions();
         m_needsPassword = false; // signed in again: the sync resumes
+        m_window->updateDeveloperTarget();
         if (!m_periodic.isActive() && m_window->isVisible())
             m_periodic.start();
     });
@@ -274,6 +275,7 @@ void ReaderApp::buildWindow()
         m_account.credentials = {};
         m_options.credentials = {};
         updateAccountActions();
+        m_window->updateDeveloperTarget();
     });
     updateAccountActions();
     // "Your list could not be loaded" because of the server's certificate: the certificate,
@@ -332,6 +334,10 @@ void ReaderApp::setBuiltInHooks()
     hooks.faults = [builtIn] { return builtIn->faults(); };
     hooks.goDown = [builtIn](int ms) { builtIn->goDown(ms); };
     hooks.isDown = [builtIn] { return builtIn->isDown(); };
+    // The built-in server may run while another account is read (chosen after the demo).
+    hooks.isCurrent = [this] {
+        return m_switcher && m_switcher->current().key == AccountKeys::demo();
+    };
     m_window->setDeveloperHooks(hooks);
 }
 

@@ -352,10 +352,6 @@
         <translation>Schlüssel: route, method, status, retry-after, latency, drop, count, rate.</translation>
     </message>
     <message>
-        <source>Faults apply to the built-in demo server only.</source>
-        <translation>Fehler gelten nur für den eingebauten Demo-Server.</translation>
-    </message>
-    <message>
         <source>Clear Faults</source>
         <translation>Fehler entfernen</translation>
     </message>
@@ -418,6 +414,10 @@
     <message>
         <source>Now: using the network.</source>
         <translation>Jetzt: Netzwerk wird verwendet.</translation>
+    </message>
+    <message>
+        <source>These work only with the built-in demo server: choose the demo library in File ▸ Sign In to use them.</source>
+        <translation>Diese wirken nur beim eingebauten Demo-Server: Wählen Sie unter Datei ▸ Anmelden die Demo-Bibliothek, um sie zu nutzen.</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@
 #include "readerapp.h"
 #include "signinflow.h"
 #include "ui/articlelistmodel.h"
+#include "ui/developerwindow.h"
 #include "ui/mainwindow.h"
 #include "ui/signindialog.h"
 
@@ -67,6 +68,7 @@ private Q_SLOTS:
     void anotherServer();
     void wrongPasswordThenRight();
     void noKeychainPromisedBeforeOneAnswers();
+    void faultsOnlyForBuiltInServer();
 
 private:
     struct Typed
@@ -394,6 +396,51 @@ void tst_SignIn::noKeychainPromisedBeforeOneAnswers()
                               qPrintable(m_dialog->storageNote()), 10000);
     QVERIFY(!m_dialog->storageNote().contains(QStringLiteral("system keychain")));
     m_dialog->reject();
+}
+
+// The Developer window's faults act on the built-in server: after signing in to another
+// server from the demo library (the built-in server still running), they are off and say
+// why, in the window open already and in one opened afterwards.
+void tst_SignIn::faultsOnlyForBuiltInServer()
+{
+    startReader(QUrl());
+    QVERIFY(m_reader->builtInServer()->baseUrl().isValid());
+    m_reader->window()->showDeveloperWindow();
+    auto *developer = m_reader->window()->findChild<DeveloperWindow *>();
+    QVERIFY(developer);
+    QVERIFY(QTest::qWaitForWindowExposed(developer));
+    const auto faultButtons = [developer] {
+        QList<QPushButton *> found;
+        const QList<QPushButton *> all = developer->findChildren<QPushButton *>();
+        for (QPushButton *b : all) {
+            if (b->text() == QLatin1String("Clear Faults") ||
+                b->text() == QLatin1String("Down for 10 s"))
+                found << b;
+        }
+        return found;
+    };
+    QCOMPARE(faultButtons().size(), 2);
+    for (QPushButton *b : faultButtons())
+        QVERIFY(b->isEnabled());
+    QVERIFY(developer->specField()->isEnabled());
+    developer->hide();
+
+    openSignIn();
+    fill({ false, (*m_a)->baseUrl() });
+    pressSignIn();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_dialog, 10000);
+    QVERIFY(m_reader->builtInServer()->baseUrl().isValid()); // still running
+    m_reader->window()->showDeveloperWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(developer));
+    for (QPushButton *b : faultButtons()) {
+        QVERIFY2(!b->isEnabled(), qPrintable(b->text()));
+        QVERIFY2(b->toolTip().contains(QStringLiteral("only with the built-in demo server")),
+                 qPrintable(b->toolTip()));
+    }
+    QVERIFY(!developer->specField()->isEnabled());
+    QVERIFY2(developer->specStatus()->text().contains(QStringLiteral("built-in demo server")),
+             qPrintable(developer->specStatus()->text()));
+    developer->hide();
 }
 
 KEEPTRYING_READER_TEST_MAIN(tst_SignIn, "tst_signin")

@@ -392,12 +392,19 @@ void MainWindow::setDeveloperHooks(const DeveloperHooks &hooks)
     m_hooks = hooks;
 }
 
+void MainWindow::updateDeveloperTarget()
+{
+    if (m_developerWindow)
+        m_developerWindow->updateFaultsEnabled();
+}
+
 void MainWindow::showDeveloperWindow()
 {
     if (!m_developerWindow) {
         m_developerWindow = new DeveloperWindow(m_log, m_hooks, m_simulateOffline, this);
         m_developerWindow->setProperty("developer", true);
     }
+    m_developerWindow->updateFaultsEnabled();
     m_developerWindow->show();
     m_developerWindow->raise();
 }
