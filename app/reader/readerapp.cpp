@@ -81,6 +81,8 @@ bool ReaderApp::fail(int exitCode, const QString &message)
 
 bool ReaderApp::open()
 {
+    // Whether a keychain answers is known before Sign In promises one.
+    m_secrets.probe();
     if (!chooseStartAccount() || !openSession())
         return false;
     buildWindow();
@@ -106,6 +108,16 @@ bool ReaderApp::chooseStartAccount()
                           { saved.clientId, secrets.clientSecret, saved.username,
                             secrets.password } };
             m_serverDescription = saved.server.host();
+            return true;
+        }
+        // No keychain kept the secrets (this session only, as without D-Bus): the account's
+        // own library still opens, readable offline with its waiting changes counted, and
+        // Sign In asks for the password again (start()).
+        const QString key = AccountKeys::own(saved.username, saved.server);
+        if (saved.server.isValid() && QFile::exists(LocalStore::defaultPath(key))) {
+            m_account = { key, saved.server, { saved.clientId, {}, saved.username, {} } };
+            m_serverDescription = saved.server.host();
+            m_needsPassword = true;
             return true;
         }
         m_savedAccountNote = QObject::tr("Your password for %1 was kept for the last session "
@@ -247,6 +259,8 @@ void ReaderApp::buildWindow()
         if (current.key != AccountKeys::demo())
             m_certificates->restore(current.key, current.server);
         updateAccountActions();
+        m_needsPassword = false; // signed in again: the sync resumes
+        m_window->updateDeveloperTarget();
         if (!m_periodic.isActive() && m_window->isVisible())
             m_periodic.start();
     });
@@ -261,6 +275,7 @@ void ReaderApp::buildWindow()
         m_account.credentials = {};
         m_options.credentials = {};
         updateAccountActions();
+        m_window->updateDeveloperTarget();
     });
     updateAccountActions();
     // "Your list could not be loaded" because of the server's certificate: the certificate,
@@ -295,7 +310,7 @@ void ReaderApp::updateAccountActions()
 
 void ReaderApp::refreshIfSignedIn()
 {
-    if (!m_switcher->isSignedOut())
+    if (!m_switcher->isSignedOut() && !m_needsPassword)
         m_engine->refresh();
 }
 
@@ -319,6 +334,10 @@ void ReaderApp::setBuiltInHooks()
     hooks.faults = [builtIn] { return builtIn->faults(); };
     hooks.goDown = [builtIn](int ms) { builtIn->goDown(ms); };
     hooks.isDown = [builtIn] { return builtIn->isDown(); };
+    // The built-in server may run while another account is read (chosen after the demo).
+    hooks.isCurrent = [this] {
+        return m_switcher && m_switcher->current().key == AccountKeys::demo();
+    };
     m_window->setDeveloperHooks(hooks);
 }
 
@@ -327,5 +346,12 @@ void ReaderApp::start()
     m_periodic.start();
     m_window->show();
     m_window->showLibrary(); // the saved copy, at once
+    if (m_needsPassword) {
+        // Nothing to sign in with: what waits is counted, nothing is asked of the server
+        // until the password is typed again.
+        m_engine->holdPending();
+        m_signIn->openForPassword();
+        return;
+    }
     m_engine->start(); // then what changed on the server
 }

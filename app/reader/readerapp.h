@@ -107,6 +107,7 @@ private:
     AccountSwitcher::Account m_account; // the one opened at start
     QString m_serverDescription;
     QString m_savedAccountNote;
+    bool m_needsPassword = false; // the saved account's secrets were kept by no keychain
 
     // Declared in the order of making; destroyed the other way round.
     BuiltInServer m_builtIn;

@@ -47,9 +47,12 @@ void SignInFlow::open()
         return;
     }
     m_dialog = new SignInDialog(m_window);
-    m_dialog->setStorageNote(m_secrets->isSessionOnly());
+    // The keychain is promised only once one answered; until then, this session only.
+    m_dialog->setStorageNote(!m_secrets->isKeychainConfirmed());
     connect(m_secrets, &CredentialStore::sessionOnlyChanged, m_dialog.data(),
             &SignInDialog::setStorageNote);
+    connect(m_secrets, &CredentialStore::keychainConfirmed, m_dialog.data(),
+            [dialog = m_dialog.data()] { dialog->setStorageNote(false); });
     m_dialog->setAccount(knownAccount());
     connect(m_dialog.data(), &SignInDialog::accountSubmitted, this, &SignInFlow::submit);
     connect(m_dialog.data(), &QDialog::finished, this, &SignInFlow::closed);
@@ -64,6 +67,14 @@ void SignInFlow::openAfterSignOut(const AccountSwitcher::Account &left)
     m_signedOutOf.clientId = left.credentials.clientId;
     m_signedOutOf.username = left.credentials.username;
     open();
+}
+
+void SignInFlow::openForPassword()
+{
+    open();
+    m_dialog->setNotice(tr("Your password is needed again: this computer has no keychain to "
+                           "keep it between sessions. Your library and the changes waiting "
+                           "in it are here; type the password to send them."));
 }
 
 SignInDialog::Account SignInFlow::knownAccount() const

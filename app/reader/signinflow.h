@@ -64,6 +64,9 @@ public:
     /*! Shows the dialog after signing out of \a left: its server, client id and user name
         filled in, never its secrets. */
     void openAfterSignOut(const AccountSwitcher::Account &left);
+    /*! Shows the dialog at a start whose saved account's secrets no keychain kept: filled
+        with the account read now, saying plainly why the password is asked again. */
+    void openForPassword();
     /*! The open dialog, or null. */
     SignInDialog *dialog() const { return m_dialog; }
 

@@ -41,8 +41,13 @@ void SignOutFlow::open()
         return;
     const AccountSwitcher::Account account = m_switcher->current();
     m_dialog = new SignOutDialog(m_window);
-    m_dialog->setAccount(account.credentials.username, account.server.host(),
-                         m_queue->waitingCount());
+    // The port too when it is not the scheme's own: two servers on one host differ by it.
+    const int defaultPort = account.server.scheme() == QLatin1String("https") ? 443 : 80;
+    const int port = account.server.port(defaultPort);
+    const QString server = port == defaultPort
+        ? account.server.host()
+        : QStringLiteral("%1:%2").arg(account.server.host()).arg(port);
+    m_dialog->setAccount(account.credentials.username, server, m_queue->waitingCount());
     connect(m_dialog.data(), &QDialog::finished, this, [this, key = account.key](int result) {
         const bool keep = m_dialog->keepsChanges();
         m_dialog->deleteLater();

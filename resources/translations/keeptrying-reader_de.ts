@@ -352,10 +352,6 @@
         <translation>Schlüssel: route, method, status, retry-after, latency, drop, count, rate.</translation>
     </message>
     <message>
-        <source>Faults apply to the built-in demo server only.</source>
-        <translation>Fehler gelten nur für den eingebauten Demo-Server.</translation>
-    </message>
-    <message>
         <source>Clear Faults</source>
         <translation>Fehler entfernen</translation>
     </message>
@@ -419,6 +415,10 @@
         <source>Now: using the network.</source>
         <translation>Jetzt: Netzwerk wird verwendet.</translation>
     </message>
+    <message>
+        <source>These work only with the built-in demo server: choose the demo library in File ▸ Sign In to use them.</source>
+        <translation>Diese wirken nur beim eingebauten Demo-Server: Wählen Sie unter Datei ▸ Anmelden die Demo-Bibliothek, um sie zu nutzen.</translation>
+    </message>
 </context>
 <context>
     <name>FailedChangesDialog</name>
@@ -427,34 +427,10 @@
         <translation>Nicht gespeicherte Änderungen</translation>
     </message>
     <message>
-        <source>The server refused these changes. Undo puts the article back as the server has it; Discard keeps it as it is here.</source>
-        <translation>Der Server hat diese Änderungen abgelehnt. „Rückgängig“ stellt den Artikel so her, wie ihn der Server hat; „Verwerfen“ lässt ihn, wie er hier ist.</translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation>&amp;Rückgängig</translation>
-    </message>
-    <message>
-        <source>&amp;Discard</source>
-        <translation>&amp;Verwerfen</translation>
-    </message>
-    <message>
-        <source>Put the article back as the server has it</source>
-        <translation>Den Artikel so herstellen, wie ihn der Server hat</translation>
-    </message>
-    <message>
-        <source>Keep the article as it is here and send nothing more</source>
-        <translation>Den Artikel lassen, wie er hier ist, und nichts mehr senden</translation>
-    </message>
-    <message>
         <source>%1
 %2</source>
         <translation>%1
 %2</translation>
-    </message>
-    <message>
-        <source>Every change has been saved.</source>
-        <translation>Alle Änderungen sind gespeichert.</translation>
     </message>
     <message>
         <source>1 change is waiting to be sent; it goes to the server by itself as soon as the server can be reached.</source>
@@ -470,6 +446,63 @@
     <message>
         <source>The server has refused none of your changes.</source>
         <translation>Der Server hat keine Ihrer Änderungen abgelehnt.</translation>
+    </message>
+    <message>
+        <source>&amp;Undo: go back to what the server has</source>
+        <translation>&amp;Rückgängig: zurück zum Stand auf dem Server</translation>
+    </message>
+    <message>
+        <source>&amp;Keep mine here: stop trying to save it</source>
+        <translation>Meine &amp;behalten: nicht mehr versuchen, sie zu speichern</translation>
+    </message>
+    <message>
+        <source>The article goes back to how it is on the server</source>
+        <translation>Der Artikel kehrt zu seinem Stand auf dem Server zurück</translation>
+    </message>
+    <message>
+        <source>The article stays as you have it here; the server keeps its own version</source>
+        <translation>Der Artikel bleibt hier, wie Sie ihn haben; der Server behält seine eigene Fassung</translation>
+    </message>
+    <message>
+        <source>Star</source>
+        <translation>Markieren</translation>
+    </message>
+    <message>
+        <source>Remove star</source>
+        <translation>Markierung entfernen</translation>
+    </message>
+    <message>
+        <source>Archive</source>
+        <translation>Archivieren</translation>
+    </message>
+    <message>
+        <source>Back to unread</source>
+        <translation>Zurück zu Ungelesen</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Schlagwörter</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Save a link</source>
+        <translation>Link speichern</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <comment>article title — the change not saved</comment>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Nothing is waiting to be saved.</source>
+        <translation>Nichts wartet darauf, gespeichert zu werden.</translation>
+    </message>
+    <message>
+        <source>The server refused these changes. Undo puts the article back as the server has it. Keep mine leaves it as you have it here and stops trying to save the change.</source>
+        <translation>Der Server hat diese Änderungen abgelehnt. „Rückgängig“ stellt den Artikel so her, wie der Server ihn hat. „Meine behalten“ lässt ihn hier so, wie Sie ihn haben, und versucht nicht mehr, die Änderung zu speichern.</translation>
     </message>
 </context>
 <context>
@@ -900,6 +933,14 @@
         <source>Signed out.</source>
         <translation>Abgemeldet.</translation>
     </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>Aktualisie&amp;ren</translation>
+    </message>
+    <message>
+        <source>Get what changed on the server now</source>
+        <translation>Jetzt holen, was sich auf dem Server geändert hat</translation>
+    </message>
 </context>
 <context>
     <name>OutboxChangeQueue</name>
@@ -1224,6 +1265,13 @@
     </message>
 </context>
 <context>
+    <name>SignInFlow</name>
+    <message>
+        <source>Your password is needed again: this computer has no keychain to keep it between sessions. Your library and the changes waiting in it are here; type the password to send them.</source>
+        <translation>Ihr Passwort wird erneut benötigt: Dieser Computer hat keinen Schlüsselbund, der es zwischen den Sitzungen aufbewahrt. Ihre Bibliothek und die darin wartenden Änderungen sind hier; geben Sie das Passwort ein, um sie zu senden.</translation>
+    </message>
+</context>
+<context>
     <name>SignOutDialog</name>
     <message>
         <source>Sign Out</source>
@@ -1333,10 +1381,6 @@
         <translation>%1 nimmt diese Anmeldung nicht mehr an, auch nicht nach erneuter Anmeldung. Prüfen Sie Benutzername und Passwort und melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <source>%1 does not let this account change or read this through the API. Ask the server&apos;s administrator to allow it.</source>
-        <translation>%1 erlaubt diesem Konto nicht, dies über die API zu lesen oder zu ändern. Bitten Sie die Administration des Servers, es zu erlauben.</translation>
-    </message>
-    <message>
         <source>This article is no longer on the server: it may have been deleted elsewhere.</source>
         <translation>Dieser Artikel ist nicht mehr auf dem Server: Vielleicht wurde er anderswo gelöscht.</translation>
     </message>
@@ -1359,6 +1403,10 @@
     <message>
         <source>The reader did not connect to %1: its certificate is not one this computer trusts, so nothing was sent to it.</source>
         <translation>Der Reader hat sich nicht mit %1 verbunden: Dieser Computer vertraut seinem Zertifikat nicht, daher wurde nichts dorthin gesendet.</translation>
+    </message>
+    <message>
+        <source>%1 does not let this account make this change or read this. Ask the server&apos;s administrator to allow it.</source>
+        <translation>%1 erlaubt diesem Konto diese Änderung oder diesen Zugriff nicht. Bitten Sie die Administration des Servers, es zu erlauben.</translation>
     </message>
 </context>
 </TS>

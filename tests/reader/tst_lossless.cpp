@@ -79,6 +79,8 @@ private Q_SLOTS:
     void signInPrefilledFromOptions();
     void serverWithoutScheme_data();
     void serverWithoutScheme();
+    void refreshFromViewMenu();
+    void starButtonKeepsItsWidth();
 
 private:
     void startReader(bool offline = false, bool waitForList = true, bool demo = false);
@@ -281,22 +283,24 @@ void tst_Lossless::changesNotSavedWithNothingRefused()
                   intro = modal->findChild<QLabel *>()->text();
                   const QList<QPushButton *> buttons = modal->findChildren<QPushButton *>();
                   for (QPushButton *b : buttons) {
-                      if (b->text() == QLatin1String("&Undo") ||
-                          b->text() == QLatin1String("&Discard"))
+                      if (b->objectName() == QLatin1String("undoRefused") ||
+                          b->objectName() == QLatin1String("keepMine"))
                           enabled << b->isEnabled();
                   }
                   QTest::keyClick(modal, Qt::Key_Escape);
               });
     QVERIFY2(!intro.contains(QStringLiteral("refused")), qPrintable(intro));
-    QCOMPARE(intro, QStringLiteral("Every change has been saved."));
+    QCOMPARE(intro, QStringLiteral("Nothing is waiting to be saved."));
     QCOMPARE(enabled, QList<bool>({ false, false }));
 }
 
-// A refused star, undone in the dialog: the dialog then offers nothing more to undo.
+// A star the server forbids (403), undone in the dialog: the dialog names the change in
+// words, its two choices say plainly what they do, and afterwards it offers nothing more to
+// undo nor claims that the undone change was saved.
 void tst_Lossless::changesNotSavedAfterUndoOfRefusal()
 {
     startReader();
-    QVERIFY((*m_a)->addFault(QStringLiteral("route=/api/entries/*,method=PATCH,status=422")));
+    QVERIFY((*m_a)->addFault(QStringLiteral("route=/api/entries/*,method=PATCH,status=403")));
     selectRow(1);
     key(Qt::Key_F);
     QTRY_COMPARE_WITH_TIMEOUT(m_reader->store()->failedArticles().size(), qsizetype(1), 15000);
@@ -306,6 +310,7 @@ void tst_Lossless::changesNotSavedAfterUndoOfRefusal()
     bool undoEnabledBefore = false;
     bool undoEnabledAfter = true;
     bool discardEnabledAfter = true;
+    QString item;
     withModal([&] { notSaved->trigger(); },
               [&](QWidget *modal) {
                   auto *dialog = qobject_cast<FailedChangesDialog *>(modal);
@@ -313,11 +318,13 @@ void tst_Lossless::changesNotSavedAfterUndoOfRefusal()
                   QPushButton *discard = nullptr;
                   const QList<QPushButton *> buttons = modal->findChildren<QPushButton *>();
                   for (QPushButton *b : buttons) {
-                      if (b->text() == QLatin1String("&Undo"))
+                      if (b->text() == QLatin1String("&Undo: go back to what the server has"))
                           undo = b;
-                      if (b->text() == QLatin1String("&Discard"))
+                      if (b->text() == QLatin1String("&Keep mine here: stop trying to save it"))
                           discard = b;
                   }
+                  if (dialog && dialog->list()->count() > 0)
+                      item = dialog->list()->item(0)->text();
                   before = modal->findChild<QLabel *>()->text();
                   undoEnabledBefore = undo && undo->isEnabled();
                   if (undo)
@@ -329,8 +336,13 @@ void tst_Lossless::changesNotSavedAfterUndoOfRefusal()
                   QTest::keyClick(modal, Qt::Key_Escape);
               });
     QVERIFY2(before.contains(QStringLiteral("refused")), qPrintable(before));
+    QVERIFY2(!before.contains(QStringLiteral("Discard")), qPrintable(before));
+    QVERIFY2(item.section(QLatin1Char('\n'), 0, 0).endsWith(QStringLiteral(" — Star")),
+             qPrintable(item));
+    QVERIFY2(!item.contains(QStringLiteral("API")), qPrintable(item));
     QVERIFY(undoEnabledBefore);
     QVERIFY2(!after.contains(QStringLiteral("refused")), qPrintable(after));
+    QCOMPARE(after, QStringLiteral("Nothing is waiting to be saved."));
     QVERIFY(!undoEnabledAfter);
     QVERIFY(!discardEnabledAfter);
     QVERIFY(m_reader->store()->failedArticles().isEmpty());
@@ -589,6 +601,48 @@ void tst_Lossless::serverWithoutScheme()
     QVERIFY2(message.contains(QStringLiteral("https://") + given), qPrintable(message));
     QVERIFY2(message.contains(QStringLiteral("http://") + given), qPrintable(message));
     QVERIFY2(!message.contains(QStringLiteral("Invalid")), qPrintable(message));
+}
+
+// View ▸ Refresh (F5) asks the server now, as Developer ▸ Sync Now does: for everyone.
+void tst_Lossless::refreshFromViewMenu()
+{
+    startReader();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_reader->engine()->isRefreshing(), 10000);
+    QAction *refresh = menuAction(QStringLiteral("&View"), QStringLiteral("&Refresh"));
+    QVERIFY(refresh);
+    QVERIFY(refresh->isEnabled());
+    QVERIFY(refresh->shortcuts().contains(QKeySequence(QKeySequence::Refresh)));
+    QVERIFY(!refresh->property("developer").toBool());
+    QSignalSpy refreshed(m_reader->engine(), &SyncEngine::refreshed);
+    const qsizetype before = (*m_a)->recordedRequests().size();
+    key(Qt::Key_F5);
+    QVERIFY(refreshed.wait(10000));
+    bool listed = false;
+    const QList<KeepTrying::Demo::RecordedRequest> since = (*m_a)->recordedRequests().mid(before);
+    for (const auto &request : since)
+        listed = listed || request.path == QLatin1String("/api/entries.json");
+    QVERIFY(listed);
+}
+
+// "☆ Star" becoming "★ Starred" leaves Archive where it was: both buttons keep their width.
+void tst_Lossless::starButtonKeepsItsWidth()
+{
+    startReader();
+    selectRow(1);
+    auto *star = window()->findChild<QWidget *>(QStringLiteral("starButton"));
+    auto *archive = window()->findChild<QWidget *>(QStringLiteral("archiveButton"));
+    QVERIFY(star && archive);
+    QTRY_VERIFY_WITH_TIMEOUT(star->isVisible(), 5000);
+    const QString text = star->property("text").toString();
+    const int starWidth = star->width();
+    const int archiveX = archive->x();
+    key(Qt::Key_F);
+    QTRY_VERIFY_WITH_TIMEOUT(star->property("text").toString() != text, 5000);
+    QCoreApplication::processEvents(); // the layout settles
+    QCOMPARE(star->width(), starWidth);
+    QCOMPARE(archive->x(), archiveX);
+    key(Qt::Key_A);
+    QTRY_VERIFY_WITH_TIMEOUT(window()->listView()->currentIndex().isValid(), 5000);
 }
 
 KEEPTRYING_READER_TEST_MAIN(tst_Lossless, "tst_lossless")

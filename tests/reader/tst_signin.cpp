@@ -6,6 +6,7 @@
 #include "testhelpers.h"
 
 #include "library/accountswitcher.h"
+#include "library/credentialstore.h"
 #include "library/localstore.h"
 #include "library/outboxchangequeue.h"
 #include "library/syncengine.h"
@@ -14,6 +15,7 @@
 #include "readerapp.h"
 #include "signinflow.h"
 #include "ui/articlelistmodel.h"
+#include "ui/developerwindow.h"
 #include "ui/mainwindow.h"
 #include "ui/signindialog.h"
 
@@ -21,7 +23,9 @@
 #include <KeepTrying/retryingnetworkaccessmanager.h>
 
 #include <QtCore/QPointer>
+#include <QtCore/QScopeGuard>
 #include <QtCore/QSettings>
+#include <QtCore/QTemporaryDir>
 #include <QtGui/QAction>
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
@@ -63,6 +67,8 @@ private Q_SLOTS:
     void demoLibraryFromAnotherServer();
     void anotherServer();
     void wrongPasswordThenRight();
+    void noKeychainPromisedBeforeOneAnswers();
+    void faultsOnlyForBuiltInServer();
 
 private:
     struct Typed
@@ -354,6 +360,87 @@ void tst_SignIn::wrongPasswordThenRight()
     QVERIFY(m_reader->window()->isVisible());
     checkListIsOf(articlesOn(b));
     checkChangeStaysWithA(b);
+}
+
+// The keychain is asked for, but no session bus answers (as on a desktop without D-Bus):
+// Sign In, opened before any secret was ever stored, says the secrets are kept for this
+// session only, never that they are in the system keychain.
+void tst_SignIn::noKeychainPromisedBeforeOneAnswers()
+{
+    if (!CredentialStore::hasKeychainSupport())
+        QSKIP("built without QtKeychain");
+    QTemporaryDir run;
+    QVERIFY(run.isValid());
+    const QByteArray saved[] = { qgetenv("KEEPTRYING_NO_KEYCHAIN"),
+                                 qgetenv("DBUS_SESSION_BUS_ADDRESS"), qgetenv("DISPLAY"),
+                                 qgetenv("XDG_RUNTIME_DIR") };
+    qunsetenv("KEEPTRYING_NO_KEYCHAIN");
+    qunsetenv("DBUS_SESSION_BUS_ADDRESS");
+    qunsetenv("DISPLAY");
+    qputenv("XDG_RUNTIME_DIR", run.path().toLocal8Bit());
+    const auto restore = qScopeGuard([&] {
+        qputenv("KEEPTRYING_NO_KEYCHAIN", saved[0]);
+        for (const auto &[name, value] :
+             { std::pair { "DBUS_SESSION_BUS_ADDRESS", saved[1] },
+               std::pair { "DISPLAY", saved[2] }, std::pair { "XDG_RUNTIME_DIR", saved[3] } }) {
+            if (value.isEmpty())
+                qunsetenv(name);
+            else
+                qputenv(name, value);
+        }
+    });
+    startReader((*m_a)->baseUrl());
+    openSignIn();
+    QVERIFY(m_dialog);
+    QTRY_VERIFY2_WITH_TIMEOUT(m_dialog->storageNote().contains(QStringLiteral("this session only")),
+                              qPrintable(m_dialog->storageNote()), 10000);
+    QVERIFY(!m_dialog->storageNote().contains(QStringLiteral("system keychain")));
+    m_dialog->reject();
+}
+
+// The Developer window's faults act on the built-in server: after signing in to another
+// server from the demo library (the built-in server still running), they are off and say
+// why, in the window open already and in one opened afterwards.
+void tst_SignIn::faultsOnlyForBuiltInServer()
+{
+    startReader(QUrl());
+    QVERIFY(m_reader->builtInServer()->baseUrl().isValid());
+    m_reader->window()->showDeveloperWindow();
+    auto *developer = m_reader->window()->findChild<DeveloperWindow *>();
+    QVERIFY(developer);
+    QVERIFY(QTest::qWaitForWindowExposed(developer));
+    const auto faultButtons = [developer] {
+        QList<QPushButton *> found;
+        const QList<QPushButton *> all = developer->findChildren<QPushButton *>();
+        for (QPushButton *b : all) {
+            if (b->text() == QLatin1String("Clear Faults") ||
+                b->text() == QLatin1String("Down for 10 s"))
+                found << b;
+        }
+        return found;
+    };
+    QCOMPARE(faultButtons().size(), 2);
+    for (QPushButton *b : faultButtons())
+        QVERIFY(b->isEnabled());
+    QVERIFY(developer->specField()->isEnabled());
+    developer->hide();
+
+    openSignIn();
+    fill({ false, (*m_a)->baseUrl() });
+    pressSignIn();
+    QTRY_VERIFY_WITH_TIMEOUT(!m_dialog, 10000);
+    QVERIFY(m_reader->builtInServer()->baseUrl().isValid()); // still running
+    m_reader->window()->showDeveloperWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(developer));
+    for (QPushButton *b : faultButtons()) {
+        QVERIFY2(!b->isEnabled(), qPrintable(b->text()));
+        QVERIFY2(b->toolTip().contains(QStringLiteral("only with the built-in demo server")),
+                 qPrintable(b->toolTip()));
+    }
+    QVERIFY(!developer->specField()->isEnabled());
+    QVERIFY2(developer->specStatus()->text().contains(QStringLiteral("built-in demo server")),
+             qPrintable(developer->specStatus()->text()));
+    developer->hide();
 }
 
 KEEPTRYING_READER_TEST_MAIN(tst_SignIn, "tst_signin")

@@ -70,6 +70,7 @@ private Q_SLOTS:
     void signOutForgetsAccount();
     void waitingChangeKeptAndSentOnce();
     void waitingChangeDiscarded();
+    void restartWithoutKeychainKeepsAccount();
 
 private:
     void startSignedIn();
@@ -311,6 +312,10 @@ void tst_SignOut::signOutForgetsAccount()
     auto *heading = dialog->findChild<QLabel *>(QStringLiteral("signOutHeading"));
     QVERIFY(heading);
     QVERIFY2(heading->text().contains(DemoServer::demoUsername()), qPrintable(heading->text()));
+    // Its port: not the scheme's own, so it tells this server from another on the host.
+    QVERIFY2(
+        heading->text().contains(QStringLiteral("127.0.0.1:%1?").arg((*m_a)->baseUrl().port())),
+        qPrintable(heading->text()));
     QVERIFY(!dialog->findChild<QRadioButton *>(QStringLiteral("keepChanges"))->isVisible());
     waitQuiet();
     const qsizetype before = (*m_a)->recordedRequests().size();
@@ -429,6 +434,63 @@ void tst_SignOut::waitingChangeDiscarded()
     QCOMPARE(m_reader->queue()->waitingCount(), 0);
     QCOMPARE(patchesOf(before, m_archived), 0);
     QVERIFY(!archivedOnA(m_archived));
+}
+
+// No keychain kept the secrets (this session's only): a restart opens the account's own
+// library, offline-readable with its waiting change counted, and Sign In filled in with a
+// plain word why the password is asked again; signed in, the change goes once.
+void tst_SignOut::restartWithoutKeychainKeepsAccount()
+{
+    startSignedIn();
+    archiveWhileDown();
+    QVERIFY(m_reader->credentialStore()->isSessionOnly());
+    // Quit with the change waiting (its replay stopped first: a quit in the middle of a
+    // retry is another matter), the secrets gone with the session.
+    m_reader->manager()->setSimulatedOffline(true);
+    QTest::qWait(100);
+    m_reader.reset();
+
+    m_reader = std::make_unique<ReaderApp>(ReaderOptions());
+    QVERIFY2(m_reader->open(), qPrintable(m_reader->errorMessage()));
+    QCOMPARE(m_reader->switcher()->current().key, accountKey());
+    makeFast(m_reader->manager());
+    const qsizetype restarted = (*m_a)->recordedRequests().size();
+    m_reader->start();
+    QVERIFY(QTest::qWaitForWindowExposed(window()));
+    QTRY_VERIFY_WITH_TIMEOUT(window()->model()->rowCount() > 5, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(window()->waitingLabel()->text(), QStringLiteral("1 change waiting"),
+                              5000);
+    QVERIFY(m_reader->store()->article(m_archived).archived);
+
+    SignInDialog *signIn = signInDialogShown();
+    QVERIFY(signIn);
+    const SignInDialog::Account shown = signIn->account();
+    QVERIFY(!shown.demo);
+    QCOMPARE(shown.server, (*m_a)->baseUrl());
+    QCOMPARE(shown.clientId, DemoServer::demoClientId());
+    QCOMPARE(shown.username, DemoServer::demoUsername());
+    QVERIFY(shown.password.isEmpty());
+    auto *notice = signIn->findChild<QLabel *>(QStringLiteral("signInNotice"));
+    QVERIFY(notice && notice->isVisible());
+    QVERIFY2(notice->text().contains(QStringLiteral("no keychain")), qPrintable(notice->text()));
+    QVERIFY2(signIn->storageNote().contains(QStringLiteral("this session only")),
+             qPrintable(signIn->storageNote()));
+
+    (*m_a)->comeUp();
+    QTest::qWait(300);
+    QCOMPARE(patchesOf(restarted, m_archived), 0); // not without a password
+    typeInto(fieldLabelled(signIn, QStringLiteral("Client s&ecret:")),
+             DemoServer::demoClientSecret());
+    typeInto(fieldLabelled(signIn, QStringLiteral("&Password:")), DemoServer::demoPassword());
+    QPointer<SignInDialog> open = signIn;
+    press(signIn, QDialogButtonBox::Ok);
+    QTRY_VERIFY_WITH_TIMEOUT(!open || !open->isVisible(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(archivedOnA(m_archived), 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_reader->queue()->waitingCount(), 0, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(window()->waitingLabel()->text(), QString(), 5000);
+    QTest::qWait(300);
+    QCOMPARE(patchesOf(restarted, m_archived), 1);
+    QCOMPARE(m_reader->switcher()->current().key, accountKey());
 }
 
 KEEPTRYING_READER_TEST_MAIN(tst_SignOut, "tst_signout")

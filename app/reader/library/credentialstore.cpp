@@ -84,6 +84,21 @@ void CredentialStore::fallBackToSession()
     Q_EMIT sessionOnlyChanged(true);
 }
 
+void CredentialStore::confirm()
+{
+    if (m_confirmed || m_sessionOnly)
+        return;
+    m_confirmed = true;
+    Q_EMIT keychainConfirmed();
+}
+
+void CredentialStore::probe()
+{
+    if (m_sessionOnly || m_confirmed)
+        return;
+    read(QStringLiteral("keeptrying-probe"), [](bool, const Secrets &) {});
+}
+
 void CredentialStore::read(const QString &account, ReadCallback done)
 {
     const auto session = [this, account, done] {
@@ -99,9 +114,11 @@ void CredentialStore::read(const QString &account, ReadCallback done)
         connect(job, &QKeychain::Job::finished, this, [this, job, session, done] {
             switch (job->error()) {
             case QKeychain::NoError:
+                confirm();
                 done(true, decode(job->binaryData()));
                 return;
             case QKeychain::EntryNotFound:
+                confirm();
                 session();
                 return;
             default:
@@ -134,6 +151,8 @@ void CredentialStore::write(const QString &account, const Secrets &secrets,
             if (job->error() != QKeychain::NoError) {
                 qCInfo(lcCredentials) << "keychain write failed:" << job->error();
                 fallBackToSession();
+            } else {
+                confirm();
             }
             changeDone();
             if (done && !m_closing)

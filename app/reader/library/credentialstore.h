@@ -52,6 +52,12 @@ public:
     static bool hasKeychainSupport();
     /*! True when secrets live in memory only (no keychain, or none answered). */
     bool isSessionOnly() const { return m_sessionOnly; }
+    /*! True once a keychain answered a job (found or not found): only then may the user be
+        told the secrets are kept there. */
+    bool isKeychainConfirmed() const { return m_confirmed; }
+    /*! Asks the keychain once (a read of nothing), so that isKeychainConfirmed() or
+        isSessionOnly() is known before a sign-in dialog shows. */
+    void probe();
 
     /*! Reads the secrets of \a account (e.g. "user@https://host"); \a done is called once,
         possibly before this returns. */
@@ -66,15 +72,19 @@ public:
 
 Q_SIGNALS:
     void sessionOnlyChanged(bool sessionOnly);
+    /*! A keychain answered for the first time. */
+    void keychainConfirmed();
     /*! pendingChanges() fell to 0. */
     void pendingChangesDone();
 
 private:
     void fallBackToSession();
+    void confirm();
     void changeDone();
 
     QString m_service;
     bool m_sessionOnly = true;
+    bool m_confirmed = false;
     QHash<QString, Secrets> m_session;
     int m_pendingChanges = 0;
     bool m_closing = false;

@@ -395,6 +395,17 @@ QList<Article> LocalStore::failedArticles() const
     return result;
 }
 
+QList<LocalStore::Field> LocalStore::unsavedFields(qint64 id) const
+{
+    QList<Field> result;
+    const QStringList names = pendingOf(id);
+    for (Field f : { Field::Starred, Field::Archived, Field::Tags, Field::Deleted, Field::Added }) {
+        if (names.contains(fieldName(f)))
+            result << f;
+    }
+    return result;
+}
+
 void LocalStore::mergeFromServer(const QList<Article> &articles)
 {
     if (articles.isEmpty())

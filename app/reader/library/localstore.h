@@ -96,6 +96,8 @@ public:
     QList<Pending> pendingChanges() const;
     /*! Articles whose last change the server refused. */
     QList<Article> failedArticles() const;
+    /*! The fields of \a id not saved on the server (refused or waiting). */
+    QList<Field> unsavedFields(qint64 id) const;
 
     // --- what the server says (for the sync engine) ---
     /*! Stores what the server has, in one transaction: new articles are added, known ones

@@ -104,13 +104,18 @@ void SyncEngine::setPrefetchContent(bool prefetch)
 
 void SyncEngine::start()
 {
+    holdPending();
+    refresh();
+}
+
+void SyncEngine::holdPending()
+{
     // Before the queue opens (offline at start: no sign-in yet) it cannot tell what its
     // outbox holds; when it holds nothing (a new outbox, as the built-in server's is every
     // run), what the store marks waiting is held now, so that it is counted at once. It is
     // sent once the queue opens, and opened() finds it held.
     if (m_queue->isOpen() || m_queue->waitingCount() == 0)
         enqueueUnheldPending();
-    refresh();
 }
 
 void SyncEngine::stop()

@@ -54,6 +54,9 @@ public:
     /*! Enqueues the store's pending changes the queue does not hold (now, or once it opens),
         then refreshes. */
     void start();
+    /*! start() without the refresh: the store's pending changes counted, nothing asked of
+        the server (no password to sign in with yet). */
+    void holdPending();
     /*! Stops what runs (a refresh, content being fetched, prefetching) without reporting
         it: for a switch to another account, after which start() begins afresh (the cursor
         and the time of the last full list are kept per account in the store). The changes

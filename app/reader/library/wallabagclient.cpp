@@ -553,8 +553,8 @@ QString WallabagClient::describeRefusal(int status, const QString &reasonPhrase,
                   "the user name and password, then sign in again.")
             .arg(serverName());
     if (status == 403)
-        return tr("%1 does not let this account change or read this through the API. Ask "
-                  "the server's administrator to allow it.")
+        return tr("%1 does not let this account make this change or read this. Ask the "
+                  "server's administrator to allow it.")
             .arg(serverName());
     if (status == 404 && what != Purpose::List)
         return tr("This article is no longer on the server: it may have been deleted "

@@ -68,10 +68,9 @@ DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHoo
     auto *faults = new QGroupBox(tr("Faults of the built-in server"), this);
     auto *faultsLayout = new QVBoxLayout(faults);
     auto *presetRow = new QHBoxLayout;
-    const bool builtIn = bool(m_hooks.addFault);
     for (const Preset &preset : presets()) {
         auto *button = new QPushButton(preset.name, faults);
-        button->setEnabled(builtIn);
+        m_faultControls << button;
         connect(button, &QPushButton::clicked, this, [this, preset] {
             if (preset.spec.isEmpty()) {
                 if (m_hooks.goDown)
@@ -92,7 +91,7 @@ DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHoo
     m_spec->setPlaceholderText(
         QStringLiteral("route=/api/entries*,status=503,count=2,retry-after=1"));
     m_spec->setAccessibleName(tr("Fault spec"));
-    m_spec->setEnabled(builtIn);
+    m_faultControls << m_spec;
     m_add = new QPushButton(tr("Add Fault"), faults);
     m_add->setEnabled(false);
     specRow->addWidget(m_spec, 1);
@@ -100,9 +99,6 @@ DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHoo
     faultsLayout->addLayout(specRow);
     m_specStatus = new QLabel(faults);
     m_specStatus->setWordWrap(true);
-    m_specStatus->setText(builtIn ? tr("Keys: route, method, status, retry-after, latency, drop, "
-                                       "count, rate.")
-                                  : tr("Faults apply to the built-in demo server only."));
     faultsLayout->addWidget(m_specStatus);
     connect(m_spec, &QLineEdit::textChanged, this, &DeveloperWindow::validate);
     connect(m_spec, &QLineEdit::returnPressed, this, [this] { addSpec(m_spec->text()); });
@@ -113,7 +109,7 @@ DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHoo
     m_active->setObjectName(QStringLiteral("activeFaults"));
     m_active->setMaximumHeight(90);
     auto *clear = new QPushButton(tr("Clear Faults"), faults);
-    clear->setEnabled(builtIn);
+    m_faultControls << clear;
     connect(clear, &QPushButton::clicked, this, [this] {
         if (m_hooks.clearFaults)
             m_hooks.clearFaults();
@@ -124,6 +120,7 @@ DeveloperWindow::DeveloperWindow(RequestLog *log, const MainWindow::DeveloperHoo
     faultsLayout->addWidget(new QLabel(tr("Active now:"), faults));
     faultsLayout->addLayout(activeRow);
     layout->addWidget(faults);
+    updateFaultsEnabled();
 
     auto *logBox = new QGroupBox(tr("Requests"), this);
     auto *logLayout = new QVBoxLayout(logBox);
@@ -240,4 +237,22 @@ void DeveloperWindow::updateActive()
         m_active->clear();
         m_active->addItems(items);
     }
+}
+
+void DeveloperWindow::updateFaultsEnabled()
+{
+    const bool builtIn = bool(m_hooks.addFault) && (!m_hooks.isCurrent || m_hooks.isCurrent());
+    const QString onlyBuiltIn = tr("These work only with the built-in demo server: choose the "
+                                   "demo library in File ▸ Sign In to use them.");
+    for (QWidget *control : std::as_const(m_faultControls)) {
+        control->setEnabled(builtIn);
+        control->setToolTip(builtIn ? QString() : onlyBuiltIn);
+    }
+    m_specStatus->setText(builtIn ? tr("Keys: route, method, status, retry-after, latency, drop, "
+                                       "count, rate.")
+                                  : onlyBuiltIn);
+    if (!builtIn)
+        m_add->setEnabled(false);
+    else
+        validate();
 }

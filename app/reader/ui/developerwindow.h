@@ -59,6 +59,10 @@ public:
     };
     static QList<Preset> presets();
 
+    /*! Enables the fault controls only while the built-in demo server is the one read:
+        elsewhere they would act on a server the reader is not using. */
+    void updateFaultsEnabled();
+
 private:
     void validate();
     void updateActive();
@@ -70,6 +74,7 @@ private:
     QLabel *m_networkState = nullptr;
     QLineEdit *m_spec = nullptr;
     QLabel *m_specStatus = nullptr;
+    QList<QWidget *> m_faultControls; // enabled only for the built-in server
     QPushButton *m_add = nullptr;
     QListWidget *m_active = nullptr;
     QLineEdit *m_filter = nullptr;

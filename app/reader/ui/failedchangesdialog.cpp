@@ -4,6 +4,7 @@
 #include "failedchangesdialog.h"
 
 #include "library/changequeue.h"
+#include "library/localstore.h"
 #include "library/syncengine.h"
 
 #include <QtWidgets/QDialogButtonBox>
@@ -28,10 +29,15 @@ FailedChangesDialog::FailedChangesDialog(SyncEngine *engine, QWidget *parent)
     m_list->setWordWrap(true);
     layout->addWidget(m_list, 1);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    m_undo = buttons->addButton(tr("&Undo"), QDialogButtonBox::ActionRole);
-    m_discard = buttons->addButton(tr("&Discard"), QDialogButtonBox::ActionRole);
-    m_undo->setToolTip(tr("Put the article back as the server has it"));
-    m_discard->setToolTip(tr("Keep the article as it is here and send nothing more"));
+    m_undo = buttons->addButton(tr("&Undo: go back to what the server has"),
+                                QDialogButtonBox::ActionRole);
+    m_discard = buttons->addButton(tr("&Keep mine here: stop trying to save it"),
+                                   QDialogButtonBox::ActionRole);
+    m_undo->setObjectName(QStringLiteral("undoRefused"));
+    m_discard->setObjectName(QStringLiteral("keepMine"));
+    m_undo->setToolTip(tr("The article goes back to how it is on the server"));
+    m_discard->setToolTip(tr("The article stays as you have it here; the server keeps its own "
+                             "version"));
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     const auto act = [this](bool undoIt) {
         QListWidgetItem *item = m_list->currentItem();
@@ -52,6 +58,23 @@ FailedChangesDialog::FailedChangesDialog(SyncEngine *engine, QWidget *parent)
     fill();
 }
 
+QString FailedChangesDialog::changeName(const Article &article, int field)
+{
+    switch (LocalStore::Field(field)) {
+    case LocalStore::Field::Starred:
+        return article.starred ? tr("Star") : tr("Remove star");
+    case LocalStore::Field::Archived:
+        return article.archived ? tr("Archive") : tr("Back to unread");
+    case LocalStore::Field::Tags:
+        return tr("Tags");
+    case LocalStore::Field::Deleted:
+        return tr("Delete");
+    case LocalStore::Field::Added:
+        return tr("Save a link");
+    }
+    return QString();
+}
+
 QString FailedChangesDialog::introText() const
 {
     return m_intro->text();
@@ -64,7 +87,15 @@ void FailedChangesDialog::fill()
     m_list->clear();
     const QList<Article> failed = m_engine->store()->failedArticles();
     for (const Article &a : failed) {
-        auto *item = new QListWidgetItem(tr("%1\n%2").arg(a.title, a.syncError), m_list);
+        QStringList changes;
+        const QList<LocalStore::Field> fields = m_engine->store()->unsavedFields(a.id);
+        for (LocalStore::Field field : fields)
+            changes << changeName(a, int(field));
+        const QString what = changes.isEmpty()
+            ? a.title
+            : tr("%1 — %2", "article title — the change not saved")
+                  .arg(a.title, changes.join(QStringLiteral(", ")));
+        auto *item = new QListWidgetItem(tr("%1\n%2").arg(what, a.syncError), m_list);
         item->setData(Qt::UserRole, a.id);
         if (a.id == selected)
             m_list->setCurrentItem(item);
@@ -77,13 +108,14 @@ void FailedChangesDialog::fill()
              "as the server can be reached.",
              nullptr, waiting);
     if (failed.isEmpty()) {
-        m_intro->setText(waiting > 0 ? waitingText : tr("Every change has been saved."));
+        m_intro->setText(waiting > 0 ? waitingText : tr("Nothing is waiting to be saved."));
         auto *item =
             new QListWidgetItem(tr("The server has refused none of your changes."), m_list);
         item->setFlags(Qt::NoItemFlags);
     } else {
         QString intro = tr("The server refused these changes. Undo puts the article back as "
-                           "the server has it; Discard keeps it as it is here.");
+                           "the server has it. Keep mine leaves it as you have it here and "
+                           "stops trying to save the change.");
         if (waiting > 0)
             intro += QLatin1Char(' ') + waitingText;
         m_intro->setText(intro);

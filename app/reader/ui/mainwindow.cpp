@@ -286,6 +286,11 @@ void MainWindow::buildMenus()
         m_search->selectAll();
     });
     search->setShortcuts({ QKeySequence(Qt::Key_S), QKeySequence::Find });
+    // The same as Developer ▸ Sync Now, for everyone: what changed on the server, now.
+    QAction *refresh = view->addAction(tr("&Refresh"), m_engine, &SyncEngine::refresh);
+    refresh->setObjectName(QStringLiteral("refreshAction"));
+    refresh->setShortcut(QKeySequence::Refresh);
+    refresh->setStatusTip(tr("Get what changed on the server now"));
     view->addSeparator();
     QAction *next = view->addAction(tr("&Next Article"), this, [this] { step(1); });
     next->setShortcut(QKeySequence(Qt::Key_J));
@@ -387,12 +392,19 @@ void MainWindow::setDeveloperHooks(const DeveloperHooks &hooks)
     m_hooks = hooks;
 }
 
+void MainWindow::updateDeveloperTarget()
+{
+    if (m_developerWindow)
+        m_developerWindow->updateFaultsEnabled();
+}
+
 void MainWindow::showDeveloperWindow()
 {
     if (!m_developerWindow) {
         m_developerWindow = new DeveloperWindow(m_log, m_hooks, m_simulateOffline, this);
         m_developerWindow->setProperty("developer", true);
     }
+    m_developerWindow->updateFaultsEnabled();
     m_developerWindow->show();
     m_developerWindow->raise();
 }

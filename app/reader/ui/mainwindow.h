@@ -58,6 +58,8 @@ public:
         std::function<QStringList()> faults;
         std::function<void(int ms)> goDown;
         std::function<bool()> isDown;
+        /*! True while the account read is the built-in server's (empty: always). */
+        std::function<bool()> isCurrent;
     };
 
     MainWindow(SyncEngine *engine, ImageStore *images,
@@ -85,6 +87,8 @@ public:
     void setDeveloperMode(bool on);
     bool isDeveloperMode() const;
     void setDeveloperHooks(const DeveloperHooks &hooks);
+    /*! The account read changed: the Developer window's faults follow. */
+    void updateDeveloperTarget();
     /*! Opens Developer ▸ Faults and Request Log. */
     void showDeveloperWindow();
 

@@ -79,6 +79,18 @@ ReadingPane::ReadingPane(ImageStore *images, QWidget *parent)
     m_star = button(QStringLiteral("starButton"), tr("Star or unstar this article (F)"));
     m_archive =
         button(QStringLiteral("archiveButton"), tr("Archive this article, or move it back (A)"));
+    // As wide as the wider of their two words: "☆ Star" becoming "★ Starred" does not
+    // push Archive aside.
+    const auto stableWidth = [](QToolButton *b, const QStringList &texts) {
+        int widest = 0;
+        for (const QString &text : texts) {
+            b->setText(text);
+            widest = qMax(widest, b->sizeHint().width());
+        }
+        b->setMinimumWidth(widest);
+    };
+    stableWidth(m_star, { tr("★ Starred"), tr("☆ Star") });
+    stableWidth(m_archive, { tr("✓ Archived"), tr("Archive") });
     row->addWidget(m_star);
     row->addWidget(m_archive);
     row->addStretch();

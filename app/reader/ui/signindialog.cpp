@@ -22,6 +22,11 @@ SignInDialog::SignInDialog(QWidget *parent) : QDialog(parent)
                              this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
+    m_notice = new QLabel(this);
+    m_notice->setObjectName(QStringLiteral("signInNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->hide();
+    layout->addWidget(m_notice);
     m_demo = new QCheckBox(tr("Use the demo library (a built-in server on this computer)"), this);
     layout->addWidget(m_demo);
 
@@ -110,6 +115,17 @@ void SignInDialog::setStorageNote(bool sessionOnly)
                                         "the reader quits, never on disk.")
                                    : tr("The secret and password are kept in your system keychain, "
                                         "never in a plain file."));
+}
+
+void SignInDialog::setNotice(const QString &text)
+{
+    m_notice->setText(text);
+    m_notice->setVisible(!text.isEmpty());
+}
+
+QString SignInDialog::notice() const
+{
+    return m_notice->text();
 }
 
 QString SignInDialog::storageNote() const

@@ -45,6 +45,9 @@ public:
     Account account() const;
     /*! Says where secrets are kept: \a sessionOnly true "only for this session". */
     void setStorageNote(bool sessionOnly);
+    /*! A plain line above the fields (why the dialog opened); empty: none. */
+    void setNotice(const QString &text);
+    QString notice() const;
     /*! Shows why the last sign-in failed (empty: nothing), and lets the user edit and
         press Sign In again. */
     void setError(const QString &message);
@@ -68,6 +71,7 @@ private:
     QLineEdit *m_clientSecret = nullptr;
     QLineEdit *m_username = nullptr;
     QLineEdit *m_password = nullptr;
+    QLabel *m_notice = nullptr;
     QLabel *m_storage = nullptr;
     QLabel *m_error = nullptr;
     QPushButton *m_ok = nullptr;
