@@ -933,14 +933,6 @@
         <source>Signed out.</source>
         <translation>Abgemeldet.</translation>
     </message>
-    <message>
-        <source>&amp;Refresh</source>
-        <translation>Aktualisie&amp;ren</translation>
-    </message>
-    <message>
-        <source>Get what changed on the server now</source>
-        <translation>Jetzt holen, was sich auf dem Server geändert hat</translation>
-    </message>
 </context>
 <context>
     <name>OutboxChangeQueue</name>

@@ -79,7 +79,6 @@ private Q_SLOTS:
     void signInPrefilledFromOptions();
     void serverWithoutScheme_data();
     void serverWithoutScheme();
-    void refreshFromViewMenu();
     void starButtonKeepsItsWidth();
 
 private:
@@ -601,27 +600,6 @@ void tst_Lossless::serverWithoutScheme()
     QVERIFY2(message.contains(QStringLiteral("https://") + given), qPrintable(message));
     QVERIFY2(message.contains(QStringLiteral("http://") + given), qPrintable(message));
     QVERIFY2(!message.contains(QStringLiteral("Invalid")), qPrintable(message));
-}
-
-// View ▸ Refresh (F5) asks the server now, as Developer ▸ Sync Now does: for everyone.
-void tst_Lossless::refreshFromViewMenu()
-{
-    startReader();
-    QTRY_VERIFY_WITH_TIMEOUT(!m_reader->engine()->isRefreshing(), 10000);
-    QAction *refresh = menuAction(QStringLiteral("&View"), QStringLiteral("&Refresh"));
-    QVERIFY(refresh);
-    QVERIFY(refresh->isEnabled());
-    QVERIFY(refresh->shortcuts().contains(QKeySequence(QKeySequence::Refresh)));
-    QVERIFY(!refresh->property("developer").toBool());
-    QSignalSpy refreshed(m_reader->engine(), &SyncEngine::refreshed);
-    const qsizetype before = (*m_a)->recordedRequests().size();
-    key(Qt::Key_F5);
-    QVERIFY(refreshed.wait(10000));
-    bool listed = false;
-    const QList<KeepTrying::Demo::RecordedRequest> since = (*m_a)->recordedRequests().mid(before);
-    for (const auto &request : since)
-        listed = listed || request.path == QLatin1String("/api/entries.json");
-    QVERIFY(listed);
 }
 
 // "☆ Star" becoming "★ Starred" leaves Archive where it was: both buttons keep their width.

@@ -286,11 +286,6 @@ void MainWindow::buildMenus()
         m_search->selectAll();
     });
     search->setShortcuts({ QKeySequence(Qt::Key_S), QKeySequence::Find });
-    // The same as Developer ▸ Sync Now, for everyone: what changed on the server, now.
-    QAction *refresh = view->addAction(tr("&Refresh"), m_engine, &SyncEngine::refresh);
-    refresh->setObjectName(QStringLiteral("refreshAction"));
-    refresh->setShortcut(QKeySequence::Refresh);
-    refresh->setStatusTip(tr("Get what changed on the server now"));
     view->addSeparator();
     QAction *next = view->addAction(tr("&Next Article"), this, [this] { step(1); });
     next->setShortcut(QKeySequence(Qt::Key_J));
