@@ -81,9 +81,12 @@ bool ReaderApp::fail(int exitCode, const QString &message)
 
 bool ReaderApp::open()
 {
-    // Whether a keychain answers is known before Sign In promises one.
+    if (!chooseStartAccount())
+        return false;
+    // Whether a keychain answers is known before Sign In promises one. A saved account's
+    // read has told already (probe() then does nothing); a first start asks once.
     m_secrets.probe();
-    if (!chooseStartAccount() || !openSession())
+    if (!openSession())
         return false;
     buildWindow();
     return true;
