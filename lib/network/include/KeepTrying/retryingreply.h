@@ -102,7 +102,9 @@ class KEEPTRYING_NETWORK_EXPORT RetryingReply : public QNetworkReply
 public:
     ~RetryingReply() override;
 
-    /*! Attempts started so far, the first included (0 before the first starts). */
+    /*! Attempts started so far, the first included (0 before the first starts). Each hop of
+        a redirect the reply follows is an attempt; the hops Qt follows within one attempt
+        (see RetryingNetworkAccessManager) are not. */
     int attemptCount() const;
     /*! True while the reply waits for the backoff before its next attempt. */
     bool isWaitingToRetry() const;
@@ -196,7 +198,7 @@ protected:
     /*! Only RetryingNetworkAccessManager makes RetryingReply objects. */
     RetryingReply(RetryingNetworkAccessManagerPrivate *owner, QNetworkAccessManager::Operation op,
                   const QNetworkRequest &request, QIODevice *outgoingData,
-                  const RetryPolicy &policy);
+                  std::shared_ptr<const RetryPolicy> policy);
 
 private:
     Q_DECLARE_PRIVATE(RetryingReply)

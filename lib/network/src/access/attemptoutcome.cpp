@@ -18,8 +18,9 @@ QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
 
 // RFC 9112 §6.3: Content-Length is one non-negative decimal number; copies of one field
 // (Qt joins them with ", ") must agree. Absent is valid. One pass over the headers, and no
-// copy of them: this runs for every response forwarded.
-bool hasValidContentLength(const QNetworkReply *reply)
+// copy of them: this runs for every response forwarded. \a lastOnly: only the last copy is
+// the response's (Qt followed a redirect, see Facts::redirectedByQt).
+bool hasValidContentLength(const QNetworkReply *reply, bool lastOnly)
 {
     constexpr QByteArrayView name = "Content-Length";
     for (const auto &[header, value] : reply->rawHeaderPairs()) {
@@ -27,6 +28,8 @@ bool hasValidContentLength(const QNetworkReply *reply)
             continue;
         QByteArrayView first;
         QByteArrayView rest = value;
+        if (lastOnly && rest.lastIndexOf(',') >= 0)
+            rest = rest.sliced(rest.lastIndexOf(',') + 1);
         for (;;) {
             const qsizetype comma = rest.indexOf(',');
             const QByteArrayView copy = (comma < 0 ? rest : rest.first(comma)).trimmed();
@@ -94,7 +97,7 @@ AttemptOutcome AttemptOutcome::of(const QNetworkReply *attempt, const Facts &fac
     }
     if (outcome.error != QNetworkReply::NoError || !facts.forwarded)
         return outcome;
-    if (outcome.httpStatus < 200 || !hasValidContentLength(attempt)) {
+    if (outcome.httpStatus < 200 || !hasValidContentLength(attempt, facts.redirectedByQt)) {
         // Qt 6.4 takes an informational response (103 Early Hints) for the answer, losing
         // the real one, and reads a Content-Length that is not one number as none. Both are
         // framing errors a retry does not mend (RFC 9112 §6.3): never a success.

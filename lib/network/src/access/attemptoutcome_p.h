@@ -35,6 +35,9 @@ struct AttemptOutcome
         bool forwarded = false; // its response was being forwarded to the caller
         qint64 bodyEnd = -1; // body offset its bytes reached
         qint64 expectedEnd = -1; // where its Content-Length / Content-Range said they end
+        // Qt followed a redirect within it: Qt 6.4 may leave the redirect's Content-Length
+        // before the final response's own in the joined header ("5, 10").
+        bool redirectedByQt = false;
     };
     static AttemptOutcome of(const QNetworkReply *attempt, const Facts &facts);
     // The answer \a attempt gave: its error, text and status.

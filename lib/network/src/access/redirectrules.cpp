@@ -66,6 +66,19 @@ void stripCredentials(QNetworkRequest &request)
     request.setHeader(QNetworkRequest::CookieHeader, QVariant());
 }
 
+bool carriesCredentials(const QNetworkRequest &request)
+{
+    // One pass over the caller's headers (most requests have none or a few).
+    const QList<QByteArray> names = request.rawHeaderList();
+    for (const QByteArray &name : names) {
+        for (const char *credential : { "Authorization", "Proxy-Authorization", "Cookie" }) {
+            if (name.compare(credential, Qt::CaseInsensitive) == 0)
+                return true;
+        }
+    }
+    return !request.url().userName().isEmpty() || !request.url().password().isEmpty();
+}
+
 void stripBodyHeaders(QNetworkRequest &request)
 {
     request.setHeader(QNetworkRequest::ContentTypeHeader, QVariant());

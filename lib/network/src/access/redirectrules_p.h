@@ -36,6 +36,8 @@ QNetworkReply::NetworkError check(QNetworkRequest::RedirectPolicy policy, const 
 // from a request another origin redirected there (urllib3's rule; RFC 9110 §15.4 leaves
 // it to the client).
 void stripCredentials(QNetworkRequest &request);
+// Whether the caller set credentials stripCredentials() would remove, or put some in the URL.
+bool carriesCredentials(const QNetworkRequest &request);
 
 // Removes what describes a body that a redirect dropped.
 void stripBodyHeaders(QNetworkRequest &request);

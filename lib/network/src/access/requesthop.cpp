@@ -62,11 +62,15 @@ RequestHop::RequestHop(QNetworkAccessManager::Operation operation, const QNetwor
     m_redirectPolicy = redirectPolicy.isValid()
         ? QNetworkRequest::RedirectPolicy(redirectPolicy.toInt())
         : managerPolicy;
+    m_qtFollows = !redirectPolicy.isValid() &&
+        m_redirectPolicy == QNetworkRequest::NoLessSafeRedirectPolicy && !outgoingData &&
+        (operation == QNetworkAccessManager::GetOperation ||
+         operation == QNetworkAccessManager::HeadOperation) &&
+        !RedirectRules::carriesCredentials(request);
     m_maxRedirects = request.maximumRedirectsAllowed();
-    m_keepCredentials = request
-                            .attribute(QNetworkRequest::Attribute(
-                                RetryingNetworkAccessManager::KeepCredentialsOnRedirectAttribute))
-                            .toBool();
+    const QVariant keepCredentials = request.attribute(QNetworkRequest::Attribute(
+        RetryingNetworkAccessManager::KeepCredentialsOnRedirectAttribute));
+    m_keepCredentials = keepCredentials.isValid() && keepCredentials.toBool();
     m_idempotentMethod = RetryPolicy::isIdempotentMethod(m_method);
     m_idempotencyKey = request.rawHeader(QByteArrayLiteral("Idempotency-Key"));
     if (m_idempotencyKey.isEmpty() && policy.addIdempotencyKey && !m_idempotentMethod) {
@@ -103,10 +107,12 @@ QIODevice *RequestHop::prepare(QNetworkRequest &r, int attempt, qint64 handedOve
         r.setRawHeader("Range", "bytes=" + QByteArray::number(handedOver) + '-');
         r.setRawHeader("If-Range", validator);
     }
-    // Every hop of a redirect is ours to follow: a retry then goes to the hop that failed,
-    // and credentials stay with their origin.
-    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                   QVariant::fromValue(QNetworkRequest::ManualRedirectPolicy));
+    // Every hop of a redirect is ours to follow, unless Qt's following is the same: a retry
+    // then goes to the hop that failed, and credentials stay with their origin.
+    if (!m_qtFollows) {
+        r.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                       QVariant::fromValue(QNetworkRequest::ManualRedirectPolicy));
+    }
 
     if (m_bodyDevice && attempt > 1 && !m_bodyDevice->isSequential())
         m_bodyDevice->seek(m_bodyDeviceStart);

@@ -120,9 +120,10 @@ bool ResponseForwarder::noteConnected(const QMetaMethod &signal)
         QMetaMethod::fromSignal(&QNetworkReply::uploadProgress),
         QMetaMethod::fromSignal(&QNetworkReply::requestSent),
         QMetaMethod::fromSignal(&QNetworkReply::socketStartedConnecting),
+        QMetaMethod::fromSignal(&QNetworkReply::redirected),
     };
-    static_assert(std::size(optional) == 4 && SocketStartedConnecting == 8);
-    for (int i = 0; i < 4; ++i) {
+    static_assert(std::size(optional) == 5 && Redirected == 16);
+    for (int i = 0; i < 5; ++i) {
         if (signal == optional[i]) {
             const int bit = 1 << i;
             return !(std::exchange(m_wanted, m_wanted | bit) & bit);
@@ -154,6 +155,16 @@ void ResponseForwarder::connectOptional(QNetworkReply *attempt)
         m_connected |= SocketStartedConnecting;
         QObject::connect(attempt, &QNetworkReply::socketStartedConnecting, q,
                          &QNetworkReply::socketStartedConnecting);
+    }
+    if (!(m_connected & Redirected) && wanted(Redirected) && d.hop->qtFollowsRedirects()) {
+        m_connected |= Redirected;
+        QObject::connect(attempt, &QNetworkReply::redirected, q, [this, attempt](const QUrl &url) {
+            const AttemptSignalScope inside;
+            if (d.current != attempt)
+                return;
+            d.setReplyUrl(url);
+            Q_EMIT d.q_func()->redirected(url);
+        });
     }
 }
 
@@ -231,7 +242,7 @@ void ResponseForwarder::recordResumeAnswer(const QNetworkReply *response)
     answer.status = response->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     answer.reason = response->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray();
     answer.headers = response->rawHeaderPairs();
-    m_resumeAnswer = std::move(answer);
+    m_resumeAnswer = std::make_unique<ResumeAnswer>(std::move(answer));
     m_answersResume = true;
 }
 

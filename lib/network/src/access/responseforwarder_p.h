@@ -7,6 +7,7 @@
 #include <QtCore/QByteArray>
 #include <QtNetwork/QNetworkReply>
 
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -109,7 +110,8 @@ public:
     static constexpr qint64 maxResumeAnswerBodyBytes = 64 * 1024;
     // \a response answers a resume without continuing the body: it is the last resume answer.
     void recordResumeAnswer(const QNetworkReply *response);
-    const std::optional<ResumeAnswer> &resumeAnswer() const { return m_resumeAnswer; }
+    // Null until a resume's answer was recorded (allocated then: most requests never resume).
+    const ResumeAnswer *resumeAnswer() const { return m_resumeAnswer.get(); }
     // The status of the response whose body the caller has bytes of (0 when none).
     int streamStatus() const { return delivered > 0 ? m_streamStatus : 0; }
     // The whole body's length when a response said it, else -1.
@@ -135,7 +137,8 @@ private:
         DownloadProgress = 1,
         UploadProgress = 2,
         RequestSent = 4,
-        SocketStartedConnecting = 8
+        SocketStartedConnecting = 8,
+        Redirected = 16, // Qt's own following of a redirect (RequestHop)
     };
     void connectUploadProgress(QNetworkReply *attempt);
     void clearMetaData();
@@ -154,7 +157,7 @@ private:
     qint64 m_uploaded = 0;
     qint64 m_uploadReported = -1; // the highest upload progress the caller was told
     bool m_uploadClosed = false; // the current attempt ended its upload progress with (0, 0)
-    std::optional<ResumeAnswer> m_resumeAnswer;
+    std::unique_ptr<ResumeAnswer> m_resumeAnswer;
     bool m_answersResume = false; // the current attempt's response is m_resumeAnswer
     int m_streamStatus = 0; // the status of the last forwarded response
     QByteArray m_keptBody; // the last answer's held body, while the next attempt runs

@@ -26,9 +26,14 @@ QNetworkReply *RetryingNetworkAccessManagerPrivate::createAttempt(
     // HTTP/2 over TLS (on by default), with prior knowledge, or by upgrade.
     // (Allowed is looked up last: it is on by default, and matters only where HTTP/2 may go.)
     // (QUrl keeps schemes in lowercase: an exact comparison is enough, and cheaper.)
+    // (An absent attribute is an invalid QVariant: asking it toBool() costs a conversion.)
+    const auto isSet = [&request](QNetworkRequest::Attribute attribute) {
+        const QVariant value = request.attribute(attribute);
+        return value.isValid() && value.toBool();
+    };
     const bool tls = request.url().scheme() == QLatin1String("https");
-    const bool http2 = request.attribute(QNetworkRequest::Http2DirectAttribute).toBool() ||
-        ((tls || request.attribute(QNetworkRequest::Http2CleartextAllowedAttribute).toBool()) &&
+    const bool http2 = isSet(QNetworkRequest::Http2DirectAttribute) ||
+        ((tls || isSet(QNetworkRequest::Http2CleartextAllowedAttribute)) &&
          request.attribute(QNetworkRequest::Http2AllowedAttribute, true).toBool());
     if (!http2)
         return q->QNetworkAccessManager::createRequest(op, request, outgoingData);
@@ -40,6 +45,24 @@ QNetworkReply *RetryingNetworkAccessManagerPrivate::createAttempt(
     QNetworkReply *reply = q->QNetworkAccessManager::createRequest(op, attempt, outgoingData);
     watchForGoAway(reply, origin, generation);
     return reply;
+}
+
+const AttemptGate::Monitors &RetryingNetworkAccessManagerPrivate::attemptMonitors()
+{
+    Q_Q(RetryingNetworkAccessManager);
+    Reachability *const currentReachability = q->reachability();
+    CircuitBreaker *const currentBreaker = q->circuitBreaker();
+    RetryBudget *const currentBudget = q->retryBudget();
+    if (monitors.reachability != currentReachability || monitors.breaker != currentBreaker ||
+        monitors.budget != currentBudget || !monitors.limiterOwner) {
+        monitors.reachability = currentReachability;
+        monitors.breaker = currentBreaker;
+        monitors.budget = currentBudget;
+        monitors.limiter = &limiter;
+        monitors.limiterOwner = q;
+        self = q;
+    }
+    return monitors;
 }
 
 void RetryingNetworkAccessManagerPrivate::useFreshConnection(QNetworkRequest &request,
@@ -159,13 +182,13 @@ RetryingNetworkAccessManager::~RetryingNetworkAccessManager()
 RetryPolicy RetryingNetworkAccessManager::retryPolicy() const
 {
     Q_D(const RetryingNetworkAccessManager);
-    return d->policy;
+    return *d->policy;
 }
 
 void RetryingNetworkAccessManager::setRetryPolicy(const RetryPolicy &policy)
 {
     Q_D(RetryingNetworkAccessManager);
-    d->policy = policy;
+    d->policy = std::make_shared<const RetryPolicy>(policy);
 }
 
 Reachability *RetryingNetworkAccessManager::reachability() const
@@ -359,24 +382,24 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
         return QNetworkAccessManager::createRequest(op, request, outgoingData);
 
     // The manager's policy, unless the request changes it (then a copy of its own).
-    std::optional<RetryPolicy> own;
+    std::shared_ptr<RetryPolicy> own;
     const QVariant custom = request.attribute(QNetworkRequest::Attribute(RetryPolicyAttribute));
     if (custom.isValid() && custom.canConvert<RetryPolicy>())
-        own = custom.value<RetryPolicy>();
+        own = std::make_shared<RetryPolicy>(custom.value<RetryPolicy>());
     const QVariant wait =
         request.attribute(QNetworkRequest::Attribute(WaitForConnectivityAttribute));
     if (wait.isValid()) {
         if (!own)
-            own = d->policy;
+            own = std::make_shared<RetryPolicy>(*d->policy);
         own->waitForConnectivity = wait.toBool();
     }
     const QVariant deadline = request.attribute(QNetworkRequest::Attribute(DeadlineAttribute));
     if (deadline.isValid()) {
         if (!own)
-            own = d->policy;
+            own = std::make_shared<RetryPolicy>(*d->policy);
         own->deadlineMs = std::max<qint64>(0, deadline.toLongLong());
     }
-    const RetryPolicy &policy = own ? *own : d->policy;
+    std::shared_ptr<const RetryPolicy> policy = own ? std::move(own) : d->policy;
     ++d->statistics.requests;
     // Qt's own createRequest() turns autoDeleteReplies() into this attribute, and get()
     // and friends read it from the reply we return: do the same for the outer reply.
@@ -384,7 +407,7 @@ QNetworkReply *RetryingNetworkAccessManager::createRequest(Operation op,
     if (autoDeleteReplies() &&
         !outer.attribute(QNetworkRequest::AutoDeleteReplyOnFinishAttribute).isValid())
         outer.setAttribute(QNetworkRequest::AutoDeleteReplyOnFinishAttribute, true);
-    return new RetryingReplyImpl(d, op, outer, outgoingData, policy);
+    return new RetryingReplyImpl(d, op, outer, outgoingData, std::move(policy));
 }
 
 RetryingReply *RetryingNetworkAccessManager::retryingGet(const QNetworkRequest &request)

@@ -14,6 +14,9 @@
 #include <QtCore/QHash>
 #include <QtCore/QPointer>
 
+#include <memory>
+
+#include "attemptgate_p.h"
 #include "concurrencylimiter_p.h"
 
 namespace KeepTrying {
@@ -46,8 +49,15 @@ public:
     void useFreshConnection(QNetworkRequest &request, int generation) const;
     void watchForGoAway(QNetworkReply *attempt, const QString &origin, int generation);
 
+    // The monitors a new request's gate watches: kept between requests (a QPointer costs to
+    // make, little to copy), made again when one was replaced or deleted.
+    const AttemptGate::Monitors &attemptMonitors();
+    AttemptGate::Monitors monitors;
+    QPointer<RetryingNetworkAccessManager> self; // copied into each request, made once
+
     RetryingNetworkAccessManager *q_ptr;
-    RetryPolicy policy;
+    // Shared with the requests made under it; setRetryPolicy() makes a new one.
+    std::shared_ptr<const RetryPolicy> policy = std::make_shared<const RetryPolicy>();
     RetryStatistics statistics;
     ConcurrencyLimiter limiter;
     Reachability *ownReachability = nullptr;

@@ -31,24 +31,23 @@ namespace KeepTrying {
 
 RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
                              QNetworkAccessManager::Operation op, const QNetworkRequest &request,
-                             QIODevice *outgoingData, const RetryPolicy &policy)
-    : QNetworkReply(owner->q_func()), d_ptr(new RetryingReplyPrivate(this, policy))
+                             QIODevice *outgoingData,
+                             std::shared_ptr<const RetryPolicy> sharedPolicy)
+    : QNetworkReply(owner->q_func()), d_ptr(new RetryingReplyPrivate(this, std::move(sharedPolicy)))
 {
     Q_D(RetryingReply);
+    const RetryPolicy &policy = d->policy;
     RetryingNetworkAccessManager *manager = owner->q_func();
-    d->manager = manager;
+    const AttemptGate::Monitors &monitors = owner->attemptMonitors();
+    d->manager = owner->self;
     d->managerPrivate = owner;
-    AttemptGate::Monitors monitors;
-    monitors.reachability = manager->reachability();
-    monitors.breaker = manager->circuitBreaker();
-    monitors.budget = manager->retryBudget();
-    monitors.limiter = &owner->limiter;
-    monitors.limiterOwner = manager;
-    d->gate.emplace(this, monitors, [d] { d->startAttempt(); });
+    d->gate = std::make_unique<AttemptGate>(this, monitors, [d] { d->startAttempt(); });
     d->gate->setWaitChangedHandler([d] { d->syncWaitSignals(); });
     d->gate->setTarget(request.url(), policy);
     d->hop.emplace(op, request, outgoingData, policy, manager->redirectPolicy());
     d->bindAuthenticator(request);
+    if (d->authenticator)
+        d->hop->keepRedirectsOurs(); // each attempt carries credentials
 
     setRequest(request);
     setOperation(op);
@@ -205,6 +204,7 @@ void RetryingReplyPrivate::startAttempt()
 
     ++attempt;
     forwarder.beginAttempt();
+    qtRedirected = false;
     abortingCurrent = false;
 
     qCDebug(lcNetwork).nospace() << "attempt " << attempt << ": " << hop->method() << ' '
@@ -265,6 +265,10 @@ void RetryingReplyPrivate::onMetaDataChanged()
     const int status = current->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status <= 0)
         return; // Qt announces failed connections too: nothing to decide or forward yet
+    if (RedirectRules::isRedirect(status) && hop->qtFollowsRedirects() && !current->isFinished()) {
+        qtRedirected = true;
+        return; // a redirect Qt follows (or, finished, refuses: then it is the answer)
+    }
     const FaultClass fault = policy.classify(QNetworkReply::NoError, status);
     // The server has answered: the window counts requests it is working on, not bodies on
     // their way. A long download or an event stream must not hold a slot (with a window of
@@ -372,6 +376,7 @@ void RetryingReplyPrivate::onFinished()
     facts.forwarded = forwarder.mode == Mode::Forwarding;
     facts.bodyEnd = forwarder.bodyEndOf(current);
     facts.expectedEnd = forwarder.attemptEnd;
+    facts.redirectedByQt = qtRedirected;
     const Outcome outcome = AttemptOutcome::of(current, facts);
     attemptEnded(outcome);
 }
@@ -410,6 +415,14 @@ void RetryingReplyPrivate::teachMonitors(const Outcome &outcome, FaultClass faul
     lesson.fault = fault;
     lesson.neverProcessed = outcome.neverProcessed;
     lesson.error = current->error();
+    if (qtRedirected && !RedirectRules::isSameOrigin(current->url(), hop->url())) {
+        // Qt followed a redirect to another origin: this one answered with the redirect,
+        // what came after is not its own.
+        lesson = AttemptGate::Lesson();
+        lesson.httpStatus = 300;
+        lesson.fault = FaultClass::None;
+        lesson.error = QNetworkReply::NoError;
+    }
     gate->release(lesson);
 }
 
@@ -438,6 +451,13 @@ void RetryingReplyPrivate::attemptEnded(const Outcome &outcome)
         return;
     }
     forwarder.attemptFailed();
+    if (qtRedirected && current && current->url() != hop->url()) {
+        // Qt followed redirects within the attempt: the retry goes to the hop that failed.
+        const QUrl failedHop = current->url();
+        hop->continueAt(failedHop);
+        gate->setTarget(failedHop, policy);
+        setReplyUrl(failedHop);
+    }
     lastErrorString = outcome.errorString; // ours where Qt's misleads (a short body)
     lastFaultStatus = outcome.httpStatus;
     lastFaultError = outcome.error;
@@ -656,7 +676,7 @@ RetryingReplyPrivate::Outcome RetryingReplyPrivate::streamOutcome(const Outcome 
         (outcome.httpStatus < 200 || outcome.httpStatus >= 300) && stream >= 200 && stream < 300;
     if (!answerOfAResume || outcome.error == QNetworkReply::OperationCanceledError)
         return outcome;
-    const auto &answer = forwarder.resumeAnswer();
+    const auto *answer = forwarder.resumeAnswer();
     Outcome cut = Outcome::resumeAnswered(
         forwarder.handedOver(), forwarder.completeLength(), outcome.httpStatus,
         answer && answer->status == outcome.httpStatus ? answer->reason : QByteArray());

@@ -49,8 +49,9 @@ class RetryingReplyPrivate
 public:
     using Mode = ResponseForwarder::Mode;
 
-    RetryingReplyPrivate(RetryingReply *q, const RetryPolicy &policy)
-        : q_ptr(q), policy(policy), forwarder(*this)
+    RetryingReplyPrivate(RetryingReply *q, std::shared_ptr<const RetryPolicy> sharedPolicy)
+        : q_ptr(q), sharedPolicy(std::move(sharedPolicy)), policy(*this->sharedPolicy),
+          forwarder(*this)
     {
     }
 
@@ -167,7 +168,10 @@ public:
         return manager ? managerPrivate : nullptr;
     }
     std::optional<RequestHop> hop; // what the next attempt sends, and where
-    RetryPolicy policy;
+    // The manager's policy when the request was made (shared: most requests do not change
+    // it), or the request's own.
+    std::shared_ptr<const RetryPolicy> sharedPolicy;
+    const RetryPolicy &policy;
     bool awaitingRedirectApproval = false; // UserVerifiedRedirectPolicy: redirectAllowed()
     QUrl redirectTarget;
     int redirectStatus = 0;
@@ -193,8 +197,10 @@ public:
                 timer->stop();
         }
     }
-    std::optional<OfflineCopyOffer> offline; // engaged when the GET opted in
-    std::optional<AttemptGate> gate;
+    // When the GET opted in (allocated then: most requests never do).
+    std::unique_ptr<OfflineCopyOffer> offline;
+    std::unique_ptr<AttemptGate>
+        gate; // apart: the private object stays small enough for malloc's fast path
     State state = State::Idle;
     QElapsedTimer attemptClock; // since the current attempt started
     bool pendingServerRetry = false; // the next attempt retries a server fault
@@ -216,6 +222,7 @@ public:
     QNetworkReply *held = nullptr; // a failed attempt kept while waiting to retry
     QNetworkReply *lastAttempt = nullptr; // kept after finish: its data, sslConfiguration()
     bool abortingCurrent = false;
+    bool qtRedirected = false; // Qt followed a redirect within the current attempt
 
     ResponseForwarder forwarder; // what the caller sees of the responses
     qint64 readBufferSize = 0;
@@ -254,8 +261,8 @@ class RetryingReplyImpl final : public RetryingReply
 public:
     RetryingReplyImpl(RetryingNetworkAccessManagerPrivate *owner,
                       QNetworkAccessManager::Operation op, const QNetworkRequest &request,
-                      QIODevice *outgoingData, const RetryPolicy &policy)
-        : RetryingReply(owner, op, request, outgoingData, policy)
+                      QIODevice *outgoingData, std::shared_ptr<const RetryPolicy> policy)
+        : RetryingReply(owner, op, request, outgoingData, std::move(policy))
     {
     }
 };

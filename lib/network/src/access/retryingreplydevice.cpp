@@ -16,21 +16,21 @@ namespace KeepTrying {
 int RetryingReply::lastResumeStatus() const
 {
     Q_D(const RetryingReply);
-    const auto &answer = d->forwarder.resumeAnswer();
+    const auto *answer = d->forwarder.resumeAnswer();
     return answer ? answer->status : 0;
 }
 
 QList<QNetworkReply::RawHeaderPair> RetryingReply::lastResumeHeaders() const
 {
     Q_D(const RetryingReply);
-    const auto &answer = d->forwarder.resumeAnswer();
+    const auto *answer = d->forwarder.resumeAnswer();
     return answer ? answer->headers : QList<RawHeaderPair>();
 }
 
 QByteArray RetryingReply::lastResumeBody() const
 {
     Q_D(const RetryingReply);
-    const auto &answer = d->forwarder.resumeAnswer();
+    const auto *answer = d->forwarder.resumeAnswer();
     return answer ? answer->body : QByteArray();
 }
 

@@ -60,6 +60,10 @@ bool RetryingReplyPrivate::syncWaitSignals()
     // Both properties and the reason follow from the state and the gate's wait; say each
     // change once, ends before starts, the reason last. waitReason() is current in every
     // slot. Any signal may end in a slot that deletes this reply.
+    if ((state == State::Attempting || state == State::Idle || state == State::Finished) &&
+        !waitingForConnectivity && !waitingToRetry && !waitReason.isWaiting() &&
+        !announcedWaitReason.isWaiting())
+        return true; // not waiting, and nothing was said: most calls (an attempt starts)
     const AttemptGate::Wait wait = gate ? gate->waiting() : AttemptGate::Wait::None;
     const bool toRetry = state == State::BackingOff ||
         (state == State::WaitingForGate &&

@@ -7,26 +7,26 @@
 
 namespace KeepTrying {
 
-std::optional<OfflineCopyOffer> OfflineCopyOffer::forRequest(QNetworkAccessManager::Operation op,
-                                                             const QNetworkRequest &request,
-                                                             AbstractOfflineCopyStore *store,
-                                                             const QString &accountKey)
+std::unique_ptr<OfflineCopyOffer> OfflineCopyOffer::forRequest(QNetworkAccessManager::Operation op,
+                                                               const QNetworkRequest &request,
+                                                               AbstractOfflineCopyStore *store,
+                                                               const QString &accountKey)
 {
     if (op != QNetworkAccessManager::GetOperation || !store || !store->isOpen())
-        return std::nullopt;
+        return nullptr;
     const int mode = request.attribute(OfflineCopy::ModeAttribute).toInt();
     if (mode != OfflineCopy::Keep && mode != OfflineCopy::KeepPinned)
-        return std::nullopt;
+        return nullptr;
     // A part of a resource is not the resource.
     if (request.hasRawHeader("Range"))
-        return std::nullopt;
-    OfflineCopyOffer offer;
-    offer.m_url = request.url();
-    offer.m_mode = OfflineCopy::Mode(mode);
-    offer.m_overrides =
+        return nullptr;
+    auto offer = std::make_unique<OfflineCopyOffer>();
+    offer->m_url = request.url();
+    offer->m_mode = OfflineCopy::Mode(mode);
+    offer->m_overrides =
         OfflineCopy::Overrides(request.attribute(OfflineCopy::OverrideAttribute).toInt());
-    offer.m_accountKey = accountKey;
-    offer.m_copy = store->lookup(accountKey, offer.m_url);
+    offer->m_accountKey = accountKey;
+    offer->m_copy = store->lookup(accountKey, offer->m_url);
     return offer;
 }
 

@@ -10,6 +10,7 @@
 #include <QtNetwork/QNetworkReply>
 #include <QtNetwork/QNetworkRequest>
 
+#include <memory>
 #include <optional>
 
 namespace KeepTrying {
@@ -30,10 +31,10 @@ class OfflineCopyOffer
 {
 public:
     // Null when the request did not opt in, is not a GET, or the manager keeps no copies.
-    static std::optional<OfflineCopyOffer> forRequest(QNetworkAccessManager::Operation op,
-                                                      const QNetworkRequest &request,
-                                                      AbstractOfflineCopyStore *store,
-                                                      const QString &accountKey);
+    static std::unique_ptr<OfflineCopyOffer> forRequest(QNetworkAccessManager::Operation op,
+                                                        const QNetworkRequest &request,
+                                                        AbstractOfflineCopyStore *store,
+                                                        const QString &accountKey);
 
     int offerAfterMs() const { return m_offerAfterMs; }
     void setOfferAfterMs(int ms) { m_offerAfterMs = ms; }
