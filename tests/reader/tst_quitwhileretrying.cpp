@@ -39,9 +39,10 @@ using namespace ReaderFixture;
     Quitting the reader (ReaderApp destroyed, as main() does after the event loop) while it
     keeps trying to save a change the server does not take: the server refuses connections
     (down) or answers 503 slowly. The quit comes at every moment of the replay: before it
-    starts, during its first attempt, in its backoff, during a later attempt, while it waits
-    for the server to be reachable again. Events run after the quit (as the credential
-    store's wait for the keychain runs them, or whatever follows in the process).
+    starts, in the event-loop pass right after an attempt was handed to Qt (whose start of
+    it is still queued then), during an attempt, in its backoff, while it waits for the
+    server to be reachable again. Events run after the quit (as the credential store's wait
+    for the keychain runs them, or whatever follows in the process).
 
     Nothing crashes (under ASan, nothing touches freed memory), the change stays waiting in
     the outbox file, nothing of the reader that quit reaches the server once it is back, and
