@@ -63,14 +63,18 @@ void RetryingReplyPrivate::dispose(QNetworkReply *attempt)
         stopTransfer(attempt);
     }
     // It may be emitting right now: deleting this reply (its parent) from a slot further
-    // down, or with the manager, must not delete it on that stack. Qt goes on using an
-    // attempt after a slot of its own signals returns. Outside every such slot a finished
-    // attempt goes at once (a deferred delete is an event more per request).
+    // down must not delete it on that stack. Qt goes on using an attempt after a slot of
+    // its own signals returns. Outside every such slot a finished attempt goes at once (a
+    // deferred delete is an event more per request).
     if (AttemptSignalScope::depth == 0 && attempt->isFinished()) {
         delete attempt;
         return;
     }
-    attempt->setParent(nullptr);
+    // Until then it stays the manager's: Qt's manager deletes its replies before its own
+    // state and HTTP thread go, and an attempt left without it (made just now, its start
+    // still queued) would later start against a manager that is gone, in a new HTTP thread
+    // with its freed state: a quit in the middle of a retry crashed so.
+    attempt->setParent(manager);
     attempt->deleteLater();
 }
 
