@@ -37,6 +37,7 @@
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QPushButton>
+#include <QtWidgets/QStatusBar>
 
 #include <memory>
 
@@ -271,7 +272,6 @@ void tst_CertificateTrust::differentCertificateRefused()
     // The same key, another certificate: pinned is the certificate, not the key.
     const QSslCertificate other = certificate(QStringLiteral("untrusted"));
     m_front->setCertificate(other);
-    const int handshakes = m_front->handshakeCount();
     startReader(m_front->url());
     CertificateDialog *dialog = waitForCertificateDialog();
     QVERIFY(dialog);
@@ -284,18 +284,29 @@ void tst_CertificateTrust::differentCertificateRefused()
     QVERIFY2(
         QString(text).replace(QLatin1Char('\n'), QLatin1Char(':')).contains(fingerprintOf(other)),
         qPrintable(text));
-    // Nothing reached the server: no handshake finished, so no request either.
-    QCOMPARE(m_front->handshakeCount(), handshakes);
+    // Nothing reached the server: no handshake with that certificate finished, so no request
+    // either. (One of the first start, begun before the certificate changed, may finish.)
+    QCOMPARE(m_front->handshakeCount(other), 0);
     const int requests = int((*m_wallabag)->totalRequests());
     QTest::keyClick(dialog, Qt::Key_Return); // Enter closes; it never trusts
     QTRY_VERIFY_WITH_TIMEOUT(!m_reader->certificateFlow()->dialog(), 5000);
     QCOMPARE(keptPin(m_front->url()), pin);
     QCOMPARE(m_reader->certificateTrust()->pin(m_front->url()).sha256, pin);
-    QCOMPARE(m_front->handshakeCount(), handshakes);
+    QCOMPARE(m_front->handshakeCount(other), 0);
     QCOMPARE(int((*m_wallabag)->totalRequests()), requests);
-    const QString placeholder = m_reader->window()->readingPane()->toPlainText();
-    QVERIFY2(placeholder.contains(QStringLiteral("certificate")), qPrintable(placeholder));
-    QVERIFY2(!placeholder.contains(QStringLiteral("SSL")), qPrintable(placeholder));
+    // Why nothing new comes, in plain words: in the status bar, and in the reading pane when
+    // no library was kept from before (whether the first start's list arrived before it quit
+    // is a race this case does not fix).
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_reader->window()->statusBar()->currentMessage().contains(QStringLiteral("certificate")),
+        5000);
+    const QString status = m_reader->window()->statusBar()->currentMessage();
+    QVERIFY2(!status.contains(QStringLiteral("SSL")), qPrintable(status));
+    if (m_reader->store()->articleCount() == 0) {
+        const QString placeholder = m_reader->window()->readingPane()->toPlainText();
+        QVERIFY2(placeholder.contains(QStringLiteral("certificate")), qPrintable(placeholder));
+        QVERIFY2(!placeholder.contains(QStringLiteral("SSL")), qPrintable(placeholder));
+    }
 }
 
 // (c) The pin is for one origin: the same certificate on another port is asked about

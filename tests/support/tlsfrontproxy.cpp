@@ -21,6 +21,10 @@ TlsFrontProxy::TlsFrontProxy(const QSslCertificate &certificate, const QSslKey &
     connect(this, &QTcpServer::pendingConnectionAvailable, this, [this] {
         while (QTcpSocket *socket = nextPendingConnection()) {
             ++m_handshakes;
+            if (const auto *tls = qobject_cast<QSslSocket *>(socket)) {
+                ++m_handshakesWith[tls->sslConfiguration().localCertificate().digest(
+                    QCryptographicHash::Sha256)];
+            }
             pipe(socket);
         }
     });

@@ -4,6 +4,8 @@
 #ifndef KEEPTRYING_TLSFRONTPROXY_H
 #define KEEPTRYING_TLSFRONTPROXY_H
 
+#include <QtCore/QCryptographicHash>
+#include <QtCore/QHash>
 #include <QtCore/QUrl>
 #include <QtNetwork/QSslCertificate>
 #include <QtNetwork/QSslKey>
@@ -30,6 +32,12 @@ public:
     /*! The certificate presented from the next connection on. */
     void setCertificate(const QSslCertificate &certificate);
     int handshakeCount() const { return m_handshakes; }
+    /*! Handshakes finished presenting \a certificate (one begun before a setCertificate()
+        may finish after it: this tells them apart). */
+    int handshakeCount(const QSslCertificate &certificate) const
+    {
+        return m_handshakesWith.value(certificate.digest(QCryptographicHash::Sha256));
+    }
     /*! Stops listening and resets every open connection: the server is gone. */
     void goDown();
 
@@ -37,6 +45,7 @@ private:
     void pipe(QTcpSocket *front);
     quint16 m_backendPort;
     int m_handshakes = 0;
+    QHash<QByteArray, int> m_handshakesWith; // by the SHA-256 of the certificate presented
 };
 
 } // namespace KeepTrying::Test
