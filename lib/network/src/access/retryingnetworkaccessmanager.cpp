@@ -177,6 +177,11 @@ RetryingNetworkAccessManager::~RetryingNetworkAccessManager()
     // included; an outer reply deletes its own attempts, so it must go first, alone.
     const auto replies = findChildren<RetryingReply *>(Qt::FindDirectChildrenOnly);
     qDeleteAll(replies);
+    // Then the attempts they let go of (handed back to the manager until their deferred
+    // delete) and Qt's own replies, as Qt's destructor would: while this is still a
+    // RetryingNetworkAccessManager, for the slots their destroyed() reaches.
+    const auto left = findChildren<QNetworkReply *>(Qt::FindDirectChildrenOnly);
+    qDeleteAll(left);
 }
 
 RetryPolicy RetryingNetworkAccessManager::retryPolicy() const
