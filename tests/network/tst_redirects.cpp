@@ -43,6 +43,21 @@ QByteArrayList distinctHops(QByteArrayList lines)
     return lines;
 }
 
+// The metaDataChanged() and redirected() a caller saw, one line per signal. Qt 6.4 now and
+// then announces a hop twice, first with the status of the hop before (plain Qt as ours):
+// of two announcements in a row for one URL, the last counts.
+QString announcements(QStringList lines)
+{
+    const auto urlOf = [](const QString &line) { return line.section(QLatin1Char(' '), 2); };
+    for (qsizetype i = lines.size() - 1; i > 0; --i) {
+        if (lines.at(i).startsWith(QLatin1String("meta ")) &&
+            lines.at(i - 1).startsWith(QLatin1String("meta ")) &&
+            urlOf(lines.at(i)) == urlOf(lines.at(i - 1)))
+            lines.removeAt(i - 1);
+    }
+    return lines.join(QLatin1String(" | "));
+}
+
 } // namespace
 
 class tst_Redirects : public QObject
@@ -55,6 +70,8 @@ private Q_SLOTS:
     void defaultGetRedirectsAsPlainQt_data();
     void defaultGetRedirectsAsPlainQt();
     void crossOriginFailureIsNotTheFirstOrigins();
+    void backoffCountsRetriesNotHops_data();
+    void backoffCountsRetriesNotHops();
     void eachCredentialKeepsRedirectsOurs_data();
     void eachCredentialKeepsRedirectsOurs();
     void credentialsStayWithTheirOrigin_data();
@@ -169,17 +186,23 @@ void tst_Redirects::defaultGetRedirectsAsPlainQt_data()
     QTest::addColumn<QByteArray>("method");
     QTest::addColumn<QByteArrayList>("chain"); // "/path STATUS [Location]"; "@" is the other server
     QTest::addColumn<int>("maxRedirects");
-    QTest::addRow("GET 301, 302, 200")
-        << QByteArray("GET") << QByteArrayList { "/a 301 /b", "/b 302 /c", "/c 200" } << 50;
-    QTest::addRow("HEAD 307, 200")
-        << QByteArray("HEAD") << QByteArrayList { "/a 307 /b", "/b 200" } << 50;
+    // With credentials (same origin: they stay), the reply follows the hops itself.
+    QTest::addColumn<bool>("credentials");
+    for (bool credentials : { false, true }) {
+        const char *who = credentials ? "followed by the reply" : "followed by Qt";
+        QTest::addRow("GET 301, 302, 200, %s", who)
+            << QByteArray("GET") << QByteArrayList { "/a 301 /b", "/b 302 /c", "/c 200" } << 50
+            << credentials;
+        QTest::addRow("HEAD 307, 200, %s", who)
+            << QByteArray("HEAD") << QByteArrayList { "/a 307 /b", "/b 200" } << 50 << credentials;
+        QTest::addRow("GET 302, 404, %s", who)
+            << QByteArray("GET") << QByteArrayList { "/a 302 /b", "/b 404" } << 50 << credentials;
+    }
     QTest::addRow("GET 308 to another origin")
-        << QByteArray("GET") << QByteArrayList { "/a 308 @/b", "@/b 200" } << 50;
-    QTest::addRow("GET 302, 404") << QByteArray("GET") << QByteArrayList { "/a 302 /b", "/b 404" }
-                                  << 50;
+        << QByteArray("GET") << QByteArrayList { "/a 308 @/b", "@/b 200" } << 50 << false;
     QTest::addRow("GET, too many redirects")
         << QByteArray("GET") << QByteArrayList { "/a 302 /b", "/b 302 /c", "/c 302 /d", "/d 200" }
-        << 2;
+        << 2 << false;
 }
 
 void tst_Redirects::defaultGetRedirectsAsPlainQt()
@@ -187,6 +210,7 @@ void tst_Redirects::defaultGetRedirectsAsPlainQt()
     QFETCH(QByteArray, method);
     QFETCH(QByteArrayList, chain);
     QFETCH(int, maxRedirects);
+    QFETCH(bool, credentials);
 
     struct Seen
     {
@@ -196,6 +220,7 @@ void tst_Redirects::defaultGetRedirectsAsPlainQt()
         int redirected = 0;
         QByteArray body;
         QByteArrayList first, other;
+        QStringList signals; // metaDataChanged() and redirected(), with the reply's state
     };
     const auto run = [&](QNetworkAccessManager &manager) {
         TestServer first;
@@ -231,17 +256,31 @@ void tst_Redirects::defaultGetRedirectsAsPlainQt()
         other.setHandler(handler("@"));
         QNetworkRequest request(first.url(QStringLiteral("/a")));
         request.setMaximumRedirectsAllowed(maxRedirects);
+        if (credentials)
+            request.setRawHeader("Authorization", "Bearer token");
         std::unique_ptr<QNetworkReply> reply(method == "HEAD" ? manager.head(request)
                                                               : manager.get(request));
         QSignalSpy redirected(reply.get(), &QNetworkReply::redirected);
         Seen seen;
+        // Ports differ between the two runs: paths, "@" for the other server.
+        const auto where = [&other](const QUrl &url) -> QString {
+            return (url.port() == other.port() ? QStringLiteral("@") : QString()) + url.path();
+        };
+        const auto state = [&]() -> QString {
+            return QString::number(
+                       reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt()) +
+                QLatin1Char(' ') + where(reply->url());
+        };
+        QObject::connect(reply.get(), &QNetworkReply::metaDataChanged, reply.get(),
+                         [&] { seen.signals << QStringLiteral("meta ") + state(); });
+        QObject::connect(reply.get(), &QNetworkReply::redirected, reply.get(), [&](const QUrl &to) {
+            seen.signals << QStringLiteral("redirected to ") + where(to) +
+                    QStringLiteral(", reply ") + state();
+        });
         seen.body = waitForBody(reply.get());
         seen.error = reply->error();
         seen.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        // Ports differ between the two runs: compare paths and which server.
-        seen.url =
-            QUrl(reply->url().port() == other.port() ? QStringLiteral("@") + reply->url().path()
-                                                     : reply->url().path());
+        seen.url = QUrl(where(reply->url()));
         seen.redirected = int(redirected.size());
         // Qt 6.4 sends a request again by itself now and then (plain Qt as often as ours).
         seen.first = distinctHops(::seen(first));
@@ -257,6 +296,7 @@ void tst_Redirects::defaultGetRedirectsAsPlainQt()
     QCOMPARE(actual.status, expected.status);
     QCOMPARE(actual.url, expected.url);
     QCOMPARE(actual.redirected, expected.redirected);
+    QCOMPARE(announcements(actual.signals), announcements(expected.signals));
     QCOMPARE(actual.body, expected.body);
     QCOMPARE(actual.first, expected.first);
     QCOMPARE(actual.other, expected.other);
@@ -292,6 +332,48 @@ void tst_Redirects::crossOriginFailureIsNotTheFirstOrigins()
     const CircuitBreaker::OriginStatus a = manager.circuitBreaker()->status(first.url());
     QCOMPARE(a.failuresInWindow, 0);
     QCOMPARE(a.callsInWindow, 1);
+}
+
+// The first retry after three redirects waits the first backoff, not the fourth: hops are
+// attempts, not failures (whoever follows them).
+void tst_Redirects::backoffCountsRetriesNotHops_data()
+{
+    QTest::addColumn<bool>("withCredentials"); // the reply follows the redirects itself
+    QTest::newRow("hops followed by the reply") << true;
+    QTest::newRow("hops followed by Qt") << false;
+}
+
+void tst_Redirects::backoffCountsRetriesNotHops()
+{
+    QFETCH(bool, withCredentials);
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &request, int) {
+        const int n = request.target.mid(1).toInt();
+        if (n < 3)
+            return TestServer::respond(302, QByteArray(),
+                                       { { "Location", '/' + QByteArray::number(n + 1) } });
+        return TestServer::respond(503, "busy");
+    });
+    RetryingNetworkAccessManager manager;
+    RetryPolicy policy;
+    policy.jitter = Jitter::None;
+    policy.initialDelayMs = 40;
+    policy.multiplier = 2.0;
+    policy.maxDelayMs = 10000;
+    policy.maxAttempts = 3;
+    manager.setRetryPolicy(policy);
+    QNetworkRequest request(server.url(QStringLiteral("/0")));
+    if (withCredentials)
+        request.setRawHeader("Authorization", "Bearer token");
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    auto *retrying = qobject_cast<RetryingReply *>(reply.get());
+    QSignalSpy scheduled(retrying, &RetryingReply::retryScheduled);
+    waitForBody(reply.get());
+    QCOMPARE(reply->error(), QNetworkReply::ServiceUnavailableError);
+    QCOMPARE(scheduled.size(), 2);
+    QCOMPARE(scheduled.at(0).at(1).toLongLong(), 40); // initialDelayMs
+    QCOMPARE(scheduled.at(1).at(1).toLongLong(), 80); // × multiplier
 }
 
 // Any one credential set by the caller keeps the redirects the reply's own: it never reaches

@@ -59,6 +59,13 @@ public:
     // \a response's headers become the reply's; remembers what resuming and checking its
     // body needs. Emits metaDataChanged(): false when a slot deleted the reply.
     bool forward(QNetworkReply *response);
+    // The response's headers were shown already (a redirect Qt refused at the end of its
+    // attempt): it is the answer, forwarded from here without announcing it again.
+    void forwardShown()
+    {
+        mode = Mode::Forwarding;
+        m_metaDataForwarded = true;
+    }
     // Whether \a response (to a Range request) continues the body the caller has the start
     // of; if so, it is forwarded without new headers.
     bool continueBody(QNetworkReply *response);

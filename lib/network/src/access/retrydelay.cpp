@@ -9,10 +9,10 @@
 
 namespace KeepTrying {
 
-qint64 chooseRetryDelay(const RetryPolicy &policy, RetryContext &context, qint64 msLeft,
+qint64 chooseRetryDelay(const RetryPolicy &policy, RetryContext &context, int retry, qint64 msLeft,
                         qint64 lastAttemptMs)
 {
-    context.backoffMs = policy.backoffDelay(context.attempt, context.previousDelayMs);
+    context.backoffMs = policy.backoffDelay(retry, context.previousDelayMs);
 
     qint64 retryAfter = -1;
     for (const auto &header : std::as_const(context.headers)) {

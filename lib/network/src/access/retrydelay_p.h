@@ -16,9 +16,10 @@ namespace KeepTrying {
 
     With a deadline (\a msLeft >= 0: what is left of it) our own backoff is shortened so that
     one more attempt, as long as the last one took (\a lastAttemptMs), still fits; a server's
-    Retry-After is never shortened.
+    Retry-After is never shortened. The backoff is that of retry \a retry (1 for the first):
+    the hops of a redirect are attempts, not retries.
 */
-qint64 chooseRetryDelay(const RetryPolicy &policy, RetryContext &context, qint64 msLeft,
+qint64 chooseRetryDelay(const RetryPolicy &policy, RetryContext &context, int retry, qint64 msLeft,
                         qint64 lastAttemptMs);
 
 } // namespace KeepTrying

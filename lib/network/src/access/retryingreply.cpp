@@ -251,7 +251,7 @@ void RetryingReplyPrivate::startAttempt()
     gate->attemptStarted(reply);
 }
 
-void RetryingReplyPrivate::onMetaDataChanged()
+void RetryingReplyPrivate::onMetaDataChanged(bool signalled)
 {
     if (!current || forwarder.mode == Mode::Holding || forwarder.mode == Mode::Redirecting)
         return;
@@ -266,8 +266,16 @@ void RetryingReplyPrivate::onMetaDataChanged()
     if (status <= 0)
         return; // Qt announces failed connections too: nothing to decide or forward yet
     if (RedirectRules::isRedirect(status) && hop->qtFollowsRedirects() && !current->isFinished()) {
+        // A redirect Qt follows (or, finished, refuses: then it is the answer).
         qtRedirected = true;
-        return; // a redirect Qt follows (or, finished, refuses: then it is the answer)
+        if (signalled)
+            showRedirect();
+        return;
+    }
+    if (RedirectRules::isRedirect(status) && qtRedirected && !signalled) {
+        // A redirect Qt refused at its end (too many, less safe), shown already: the answer.
+        forwarder.forwardShown();
+        return;
     }
     const FaultClass fault = policy.classify(QNetworkReply::NoError, status);
     // The server has answered: the window counts requests it is working on, not bodies on
@@ -281,6 +289,7 @@ void RetryingReplyPrivate::onMetaDataChanged()
     if (RedirectRules::isRedirect(status) && hop->followsRedirects() &&
         current->hasRawHeader("Location")) {
         forwarder.mode = Mode::Redirecting; // followed once it has finished
+        showRedirect();
         return;
     }
     const bool is2xx = status >= 200 && status < 300;
@@ -324,10 +333,21 @@ void RetryingReplyPrivate::onMetaDataChanged()
     forwarder.forward(current);
 }
 
+void RetryingReplyPrivate::showRedirect()
+{
+    Q_Q(RetryingReply);
+    forwarder.copyMetaData(current);
+    Q_EMIT q->metaDataChanged();
+}
+
 void RetryingReplyPrivate::onReadyRead()
 {
-    if (forwarder.mode == Mode::Undecided)
-        onMetaDataChanged();
+    if (forwarder.mode == Mode::Undecided) {
+        const QPointer<RetryingReply> alive(q_func());
+        onMetaDataChanged(false); // its metaDataChanged() may end in a slot that deletes us
+        if (!alive)
+            return;
+    }
     if (current)
         forwarder.readyRead(current);
 }
@@ -356,8 +376,12 @@ void RetryingReplyPrivate::onFinished()
 {
     if (!current)
         return;
-    if (forwarder.mode == Mode::Undecided)
-        onMetaDataChanged();
+    if (forwarder.mode == Mode::Undecided) {
+        const QPointer<RetryingReply> alive(q_func());
+        onMetaDataChanged(false); // its metaDataChanged() may end in a slot that deletes us
+        if (!alive)
+            return;
+    }
     if (!current)
         return; // onMetaDataChanged() ended the request
 
@@ -529,7 +553,9 @@ void RetryingReplyPrivate::scheduleRetry(const RetryContext &failed)
     Q_Q(RetryingReply);
     RetryContext context = failed;
     const qint64 left = policy.deadlineMs - elapsed.elapsed();
-    const qint64 delay = chooseRetryDelay(policy, context, policy.deadlineMs > 0 ? left : -1,
+    // The failed attempts counted so far (this one included): a redirect's hops are not.
+    const int retry = std::max(1, serverFaultAttempts + connectivityFaultAttempts);
+    const qint64 delay = chooseRetryDelay(policy, context, retry, policy.deadlineMs > 0 ? left : -1,
                                           attemptClock.isValid() ? attemptClock.elapsed() : 0);
     const QString reason =
         AttemptOutcome::describe(context.error, context.httpStatus, gate->isSimulatedOffline());

@@ -84,7 +84,12 @@ public:
     void giveUp(GiveUpReason::Kind kind);
     // Which limit stopped a retry that mayRetry() or the timeout limit refused.
     GiveUpReason::Kind limitReached(FaultClass limitClass, bool timeoutsExhausted) const;
-    void onMetaDataChanged();
+    // \a signalled: from the attempt's metaDataChanged() (else from its readyRead() or
+    // finished(), the response still undecided).
+    void onMetaDataChanged(bool signalled = true);
+    // A redirect's response, shown before it is followed, as plain Qt shows each hop's:
+    // its status and headers, and metaDataChanged() (a slot may delete the reply: return).
+    void showRedirect();
     void onReadyRead();
     void onFinished();
     void onDeadline();

@@ -28,6 +28,8 @@ void RetryingReplyPrivate::followRedirect()
     releaseAttempt(current);
     const QPointer<RetryingReply> alive(q);
     awaitingRedirectApproval = hop->needsApproval();
+    // As plain Qt: in redirected(), url() is already where it goes.
+    q->setUrl(redirectTarget);
     Q_EMIT q->redirected(redirectTarget);
     if (!alive || done || awaitingRedirectApproval)
         return; // UserVerifiedRedirectPolicy: redirectAllowed() goes on
