@@ -70,6 +70,7 @@ private Q_SLOTS:
     void defaultGetRedirectsAsPlainQt_data();
     void defaultGetRedirectsAsPlainQt();
     void crossOriginFailureIsNotTheFirstOrigins();
+    void transferTimeoutBoundsEveryHop();
     void backoffCountsRetriesNotHops_data();
     void backoffCountsRetriesNotHops();
     void eachCredentialKeepsRedirectsOurs_data();
@@ -332,6 +333,29 @@ void tst_Redirects::crossOriginFailureIsNotTheFirstOrigins()
     const CircuitBreaker::OriginStatus a = manager.circuitBreaker()->status(first.url());
     QCOMPARE(a.failuresInWindow, 0);
     QCOMPARE(a.callsInWindow, 1);
+}
+
+// A caller's transfer timeout bounds every hop: Qt 6.4 does not time a hop it followed
+// itself (plain Qt waits for ever on a server that accepts there and never answers), so a
+// GET with a timeout has its redirects followed by the reply.
+void tst_Redirects::transferTimeoutBoundsEveryHop()
+{
+    TestServer server;
+    QVERIFY(server.listen());
+    server.setHandler([](const TestServer::Request &request, int) {
+        if (request.target == "/a")
+            return TestServer::respond(302, QByteArray(), { { "Location", "/b" } });
+        return TestServer::stall();
+    });
+    RetryingNetworkAccessManager manager;
+    manager.setRetryPolicy(fastPolicy());
+    QNetworkRequest request(server.url(QStringLiteral("/a")));
+    request.setTransferTimeout(200);
+    std::unique_ptr<QNetworkReply> reply(manager.get(request));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+    QCOMPARE(reply->error(), QNetworkReply::OperationCanceledError);
+    QCOMPARE(reply->url(), server.url(QStringLiteral("/b")));
+    QVERIFY(server.requestCount() >= 2);
 }
 
 // The first retry after three redirects waits the first backoff, not the fourth: hops are

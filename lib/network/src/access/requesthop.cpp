@@ -45,7 +45,7 @@ QByteArray methodOf(QNetworkAccessManager::Operation op, const QNetworkRequest &
 
 RequestHop::RequestHop(QNetworkAccessManager::Operation operation, const QNetworkRequest &request,
                        QIODevice *outgoingData, const RetryPolicy &policy,
-                       QNetworkRequest::RedirectPolicy managerPolicy)
+                       QNetworkRequest::RedirectPolicy managerPolicy, int managerTransferTimeoutMs)
     : m_operation(operation), m_request(request), m_method(methodOf(operation, request))
 {
     if (outgoingData) {
@@ -66,7 +66,10 @@ RequestHop::RequestHop(QNetworkAccessManager::Operation operation, const QNetwor
         m_redirectPolicy == QNetworkRequest::NoLessSafeRedirectPolicy && !outgoingData &&
         (operation == QNetworkAccessManager::GetOperation ||
          operation == QNetworkAccessManager::HeadOperation) &&
-        !RedirectRules::carriesCredentials(request);
+        // Qt 6.4 does not time a hop it followed: a server that accepts and never answers
+        // there would hold the request for ever, as with plain Qt.
+        request.transferTimeout() == 0 && managerTransferTimeoutMs == 0 &&
+        policy.attemptTimeoutMs <= 0 && !RedirectRules::carriesCredentials(request);
     m_maxRedirects = request.maximumRedirectsAllowed();
     const QVariant keepCredentials = request.attribute(QNetworkRequest::Attribute(
         RetryingNetworkAccessManager::KeepCredentialsOnRedirectAttribute));

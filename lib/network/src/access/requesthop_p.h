@@ -27,7 +27,8 @@ namespace KeepTrying {
     do not follow to another origin unless the request keeps them.
 
     Except in the common case, where Qt's following is the same: a GET or HEAD without a
-    body or credentials, under the manager's default policy (NoLessSafeRedirectPolicy) —
+    body, credentials or a transfer timeout (Qt 6.4 does not time the hops it follows),
+    under the manager's default policy (NoLessSafeRedirectPolicy) —
     Qt follows its redirects within one attempt, and a retry continues at the URL that
     failed (continueAt()). Marking every attempt for manual redirects costs Qt a request
     copy and an attribute looked up throughout the reply: 1.1 % of a small GET.
@@ -37,7 +38,7 @@ class RequestHop
 public:
     RequestHop(QNetworkAccessManager::Operation operation, const QNetworkRequest &request,
                QIODevice *outgoingData, const RetryPolicy &policy,
-               QNetworkRequest::RedirectPolicy managerPolicy);
+               QNetworkRequest::RedirectPolicy managerPolicy, int managerTransferTimeoutMs);
 
     QNetworkAccessManager::Operation operation() const { return m_operation; }
     const QNetworkRequest &request() const { return m_request; }

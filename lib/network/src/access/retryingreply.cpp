@@ -44,7 +44,8 @@ RetryingReply::RetryingReply(RetryingNetworkAccessManagerPrivate *owner,
     d->gate = std::make_unique<AttemptGate>(this, monitors, [d] { d->startAttempt(); });
     d->gate->setWaitChangedHandler([d] { d->syncWaitSignals(); });
     d->gate->setTarget(request.url(), policy);
-    d->hop.emplace(op, request, outgoingData, policy, manager->redirectPolicy());
+    d->hop.emplace(op, request, outgoingData, policy, manager->redirectPolicy(),
+                   manager->transferTimeout());
     d->bindAuthenticator(request);
     if (d->authenticator)
         d->hop->keepRedirectsOurs(); // each attempt carries credentials
