@@ -179,9 +179,16 @@ RetryingNetworkAccessManager::~RetryingNetworkAccessManager()
     qDeleteAll(replies);
     // Then the attempts they let go of (handed back to the manager until their deferred
     // delete) and Qt's own replies, as Qt's destructor would: while this is still a
-    // RetryingNetworkAccessManager, for the slots their destroyed() reaches.
+    // RetryingNetworkAccessManager, for the slots their destroyed() reaches. Deleted from a
+    // slot of an attempt's signal, that attempt is on the stack and Qt goes on using it:
+    // then they are let go of, and their deferred deletes follow.
     const auto left = findChildren<QNetworkReply *>(Qt::FindDirectChildrenOnly);
-    qDeleteAll(left);
+    if (AttemptSignalScope::depth > 0) {
+        for (QNetworkReply *reply : left)
+            reply->setParent(nullptr);
+    } else {
+        qDeleteAll(left);
+    }
 }
 
 RetryPolicy RetryingNetworkAccessManager::retryPolicy() const
