@@ -53,10 +53,10 @@ struct RetryStatistics
     authentication apply to every attempt. A retry goes to the hop of a redirect that failed.
     Qt follows the redirects of a GET or HEAD without a body, credentials or a transfer
     timeout under the default policy (no RedirectPolicyAttribute, the manager's
-   NoLessSafeRedirectPolicy), within one attempt, as plain QNetworkAccessManager does; the reply
-   follows those of every other request itself, with the same policy and limit, one attempt per hop,
-   and credentials set by the caller do not follow a redirect to another origin (see
-    KeepCredentialsOnRedirectAttribute).
+    NoLessSafeRedirectPolicy), within one attempt, as plain QNetworkAccessManager does; the
+    reply follows those of every other request itself, with the same policy and limit, one
+    attempt per hop, and credentials set by the caller do not follow a redirect to another
+    origin (see KeepCredentialsOnRedirectAttribute).
 
     \note A request whose method is not idempotent (POST, PATCH, custom verbs; RFC 9110
     §9.2.2) and that carries no Idempotency-Key reaches the server at most once. Its body
